@@ -1,0 +1,18 @@
+// Codecs turn request bytes into JSON-shaped objects and objects into response
+// bytes. The endpoint layer picks one by media type (negotiation.ts); everything
+// below it sees only objects. A codec throws StatusError badRequest for bytes it
+// cannot read, never a bare Error.
+import type { GroupVersionKind } from '../schema/object.js';
+
+export interface DecodeOptions {
+  /** The kind the endpoint expects; protobuf needs it when the envelope is absent. */
+  readonly expected?: GroupVersionKind;
+}
+
+export interface Codec {
+  /** The media type this codec answers with, e.g. application/vnd.kubernetes.protobuf. */
+  readonly mediaType: string;
+  decode(body: Buffer, opts?: DecodeOptions): unknown;
+  /** Objects carry apiVersion and kind; protobuf looks the message up from them. */
+  encode(obj: unknown): Buffer;
+}

@@ -1,0 +1,281 @@
+// The one error type that reaches the wire. Everything that fails a request throws
+// a StatusError built by a constructor named after its reason (below); the error
+// handler renders it as a metav1.Status in the negotiated codec. Messages follow
+// apimachinery's pkg/api/errors so clients that compare them keep working.
+import type { GroupResource } from '../schema/object.js';
+import type { FieldError } from './field-errors.js';
+
+export type StatusReason =
+  | 'NotFound'
+  | 'AlreadyExists'
+  | 'Conflict'
+  | 'Invalid'
+  | 'BadRequest'
+  | 'Unauthorized'
+  | 'Forbidden'
+  | 'MethodNotAllowed'
+  | 'NotAcceptable'
+  | 'UnsupportedMediaType'
+  | 'RequestEntityTooLarge'
+  | 'Gone'
+  | 'Expired'
+  | 'TooManyRequests'
+  | 'InternalError'
+  | 'ServerTimeout'
+  | 'Timeout'
+  | 'ServiceUnavailable';
+
+export interface StatusCause {
+  readonly reason?: string;
+  readonly message?: string;
+  readonly field?: string;
+}
+
+export interface StatusDetails {
+  readonly name?: string;
+  readonly group?: string;
+  readonly kind?: string;
+  readonly uid?: string;
+  readonly causes?: readonly StatusCause[];
+  readonly retryAfterSeconds?: number;
+}
+
+export interface StatusBody {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, unknown>;
+  status: 'Failure' | 'Success';
+  message?: string;
+  reason?: StatusReason;
+  details?: StatusDetails;
+  code: number;
+}
+
+export class StatusError extends Error {
+  readonly code: number;
+  readonly reason: StatusReason;
+  readonly details: StatusDetails | undefined;
+  /** Extra response headers (Retry-After). */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    opts: { code: number; reason: StatusReason; message: string; details?: StatusDetails; headers?: Record<string, string> },
+    cause?: unknown,
+  ) {
+    super(opts.message, cause === undefined ? undefined : { cause });
+    this.name = 'StatusError';
+    this.code = opts.code;
+    this.reason = opts.reason;
+    this.details = opts.details;
+    this.headers = opts.headers ?? {};
+  }
+
+  /** The Status object, key order as kube-apiserver writes it. */
+  toStatus(): StatusBody {
+    const body: StatusBody = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: this.code };
+    const ordered: StatusBody = { kind: body.kind, apiVersion: body.apiVersion, metadata: body.metadata, status: body.status } as StatusBody;
+    if (this.message !== '') ordered.message = this.message;
+    ordered.reason = this.reason;
+    if (this.details !== undefined) ordered.details = this.details;
+    ordered.code = this.code;
+    return ordered;
+  }
+}
+
+export function isStatusError(err: unknown): err is StatusError {
+  return err instanceof StatusError;
+}
+
+/** `pods` for core, `deployments.apps` otherwise: how apimachinery names a GroupResource. */
+export function qualifiedResource(gr: GroupResource): string {
+  return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
+}
+
+function detailsFor(gr: GroupResource, name: string | undefined, extra: Partial<StatusDetails> = {}): StatusDetails {
+  const details: { name?: string; group?: string; kind?: string } = {};
+  if (name !== undefined && name !== '') details.name = name;
+  if (gr.group !== '') details.group = gr.group;
+  if (gr.resource !== '') details.kind = gr.resource;
+  return { ...details, ...extra };
+}
+
+export function notFound(gr: GroupResource, name: string): StatusError {
+  return new StatusError({
+    code: 404,
+    reason: 'NotFound',
+    message: `${qualifiedResource(gr)} "${name}" not found`,
+    details: detailsFor(gr, name),
+  });
+}
+
+export function alreadyExists(gr: GroupResource, name: string): StatusError {
+  return new StatusError({
+    code: 409,
+    reason: 'AlreadyExists',
+    message: `${qualifiedResource(gr)} "${name}" already exists`,
+    details: detailsFor(gr, name),
+  });
+}
+
+/** generateName ran out of tries: AlreadyExists with a retry hint, as kube-apiserver does. */
+export function generateNameConflict(gr: GroupResource, name: string, retryAfterSeconds: number): StatusError {
+  return new StatusError({
+    code: 409,
+    reason: 'AlreadyExists',
+    message: `${qualifiedResource(gr)} "${name}" already exists, the server was not able to generate a unique name for the object`,
+    details: detailsFor(gr, name, { retryAfterSeconds }),
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
+export const CONFLICT_MODIFIED =
+  'the object has been modified; please apply your changes to the latest version and try again';
+
+export function conflict(gr: GroupResource, name: string, why: string = CONFLICT_MODIFIED): StatusError {
+  return new StatusError({
+    code: 409,
+    reason: 'Conflict',
+    message: `Operation cannot be fulfilled on ${qualifiedResource(gr)} "${name}": ${why}`,
+    details: detailsFor(gr, name),
+  });
+}
+
+/** 422 Invalid; `details.kind` is the Kind (not the resource), as apimachinery does. */
+export function invalid(gk: { group: string; kind: string }, name: string, errors: readonly FieldError[]): StatusError {
+  const qualifiedKind = gk.group === '' ? gk.kind : `${gk.kind}.${gk.group}`;
+  const causes = errors.map((e) => ({ reason: e.type, message: e.message, field: e.field }));
+  const summary =
+    errors.length === 0
+      ? ''
+      : errors.length === 1
+        ? `: ${errors[0]!.message}`
+        : `: [${errors.map((e) => e.message).join(', ')}]`;
+  const details: { name?: string; group?: string; kind: string; causes: StatusCause[] } = { kind: gk.kind, causes };
+  if (name !== '') details.name = name;
+  if (gk.group !== '') details.group = gk.group;
+  return new StatusError({
+    code: 422,
+    reason: 'Invalid',
+    message: `${qualifiedKind} "${name}" is invalid${summary}`,
+    details: { name: details.name, group: details.group, kind: details.kind, causes } as StatusDetails,
+  });
+}
+
+export function badRequest(message: string, causes?: readonly StatusCause[]): StatusError {
+  return new StatusError({
+    code: 400,
+    reason: 'BadRequest',
+    message,
+    ...(causes === undefined ? {} : { details: { causes } }),
+  });
+}
+
+export function unauthorized(message = 'Unauthorized'): StatusError {
+  return new StatusError({ code: 401, reason: 'Unauthorized', message });
+}
+
+/** Forbidden for an authorization denial or a policy refusal of a named object. */
+export function forbidden(gr: GroupResource, name: string, why: string): StatusError {
+  const subject = name === '' ? qualifiedResource(gr) : `${qualifiedResource(gr)} "${name}"`;
+  return new StatusError({
+    code: 403,
+    reason: 'Forbidden',
+    message: `${subject} is forbidden: ${why}`,
+    details: detailsFor(gr, name),
+  });
+}
+
+/** Forbidden on a non-resource URL: `forbidden: User "x" cannot get path "/foo"`. */
+export function forbiddenPath(why: string): StatusError {
+  return new StatusError({ code: 403, reason: 'Forbidden', message: `forbidden: ${why}`, details: {} });
+}
+
+export function methodNotSupported(gr: GroupResource, verb: string): StatusError {
+  return new StatusError({
+    code: 405,
+    reason: 'MethodNotAllowed',
+    message: `${verb} is not supported on resources of kind "${qualifiedResource(gr)}"`,
+    details: detailsFor(gr, undefined),
+  });
+}
+
+export function notAcceptable(accepted: readonly string[]): StatusError {
+  return new StatusError({
+    code: 406,
+    reason: 'NotAcceptable',
+    message: `only the following media types are accepted: ${accepted.join(', ')}`,
+  });
+}
+
+export function unsupportedMediaType(contentType: string, accepted: readonly string[]): StatusError {
+  return new StatusError({
+    code: 415,
+    reason: 'UnsupportedMediaType',
+    message: `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+    details: { causes: [{ reason: 'UnsupportedMediaType', message: contentType === '' ? 'no Content-Type' : contentType }] },
+  });
+}
+
+export function requestEntityTooLarge(message: string): StatusError {
+  return new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: ${message}` });
+}
+
+export function gone(message: string): StatusError {
+  return new StatusError({ code: 410, reason: 'Gone', message });
+}
+
+/** 410 Expired: a resourceVersion or continue token older than the kept history. */
+export function expired(message: string): StatusError {
+  return new StatusError({ code: 410, reason: 'Expired', message });
+}
+
+export function tooManyRequests(message: string, retryAfterSeconds: number): StatusError {
+  return new StatusError({
+    code: 429,
+    reason: 'TooManyRequests',
+    message: `Too many requests: ${message}`,
+    details: { causes: [{ message }], retryAfterSeconds },
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
+/** 504 Timeout, e.g. "Too large resource version" (clients retry it). */
+export function timeout(message: string, causes?: readonly StatusCause[], retryAfterSeconds?: number): StatusError {
+  const details: StatusDetails = {
+    ...(causes === undefined ? {} : { causes }),
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+  };
+  return new StatusError({
+    code: 504,
+    reason: 'Timeout',
+    message: `Timeout: ${message}`,
+    ...(Object.keys(details).length === 0 ? {} : { details }),
+  });
+}
+
+export function serverTimeout(gr: GroupResource, operation: string, retryAfterSeconds: number): StatusError {
+  return new StatusError({
+    code: 500,
+    reason: 'ServerTimeout',
+    message: `The ${operation} operation against ${qualifiedResource(gr)} could not be completed at this time, please try again.`,
+    details: { ...detailsFor(gr, undefined), retryAfterSeconds },
+  });
+}
+
+export function serviceUnavailable(message: string): StatusError {
+  return new StatusError({ code: 503, reason: 'ServiceUnavailable', message });
+}
+
+/** Anything unexpected: logged as a bug by the error handler. */
+export function internal(cause: unknown): StatusError {
+  const text = cause instanceof Error ? cause.message : String(cause);
+  return new StatusError(
+    {
+      code: 500,
+      reason: 'InternalError',
+      message: `Internal error occurred: ${text}`,
+      details: { causes: [{ message: text }] },
+    },
+    cause,
+  );
+}

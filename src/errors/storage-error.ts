@@ -1,0 +1,43 @@
+// Typed storage failures. Backends throw only these; the registry translates each
+// code once per verb into a Kubernetes Status (NotFound -> 404, Exists -> 409,
+// Conflict -> 409, Compacted -> 410 Expired, FutureRevision -> 504 Timeout,
+// Unavailable -> 503/500), so no backend detail reaches the wire.
+import type { KvEntry } from '../storage/kv.js';
+
+export type StorageErrorCode =
+  | 'NotFound'
+  | 'Exists'
+  | 'Conflict'
+  | 'Compacted'
+  | 'FutureRevision'
+  | 'Unavailable'
+  | 'InvalidObject';
+
+export interface StorageErrorOptions {
+  readonly key?: string;
+  /** Conflict: the entry as it is now, so a retry loop needs no extra read. */
+  readonly current?: KvEntry;
+  /** Compacted: the oldest revision still available. FutureRevision: the current one. */
+  readonly revision?: number;
+  readonly cause?: unknown;
+}
+
+export class StorageError extends Error {
+  readonly code: StorageErrorCode;
+  readonly key: string | undefined;
+  readonly current: KvEntry | undefined;
+  readonly revision: number | undefined;
+
+  constructor(code: StorageErrorCode, message: string, opts: StorageErrorOptions = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'StorageError';
+    this.code = code;
+    this.key = opts.key;
+    this.current = opts.current;
+    this.revision = opts.revision;
+  }
+}
+
+export function isStorageError(err: unknown, code?: StorageErrorCode): err is StorageError {
+  return err instanceof StorageError && (code === undefined || err.code === code);
+}

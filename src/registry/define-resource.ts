@@ -1,0 +1,100 @@
+// One resource = one declaration. A ResourceDefinition says everything the
+// generic layers need: the installer routes its verbs, discovery and OpenAPI
+// publish it, the generic store runs its strategy. Nobody writes a handler per
+// resource; differences live in the strategy or in data (resetFields, subresources).
+import type { FieldError } from '../errors/field-errors.js';
+import type { KubeObject } from '../schema/object.js';
+
+export type Scope = 'Namespaced' | 'Cluster';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** Who made the request; strategies of virtual resources (whoami) read it. */
+export interface UserInfo {
+  readonly username: string;
+  readonly uid?: string;
+  readonly groups: readonly string[];
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
+}
+
+export interface Strategy {
+  /** Fields a write to the main resource may not set; the stored value is kept (status). */
+  readonly resetFields?: readonly string[];
+  /** Defaulting and system fields on create; mutates obj only. */
+  readonly prepareForCreate?: (obj: KubeObject) => void;
+  /** Carries over what an update may not change; mutates next only. */
+  readonly prepareForUpdate?: (next: KubeObject, prev: KubeObject) => void;
+  readonly validate?: (obj: KubeObject) => FieldError[];
+  readonly validateUpdate?: (next: KubeObject, prev: KubeObject) => FieldError[];
+  /** Warning header texts for a valid object. */
+  readonly warnings?: (obj: KubeObject, prev?: KubeObject) => string[];
+  /** Normalises an object before it is stored (e.g. drop empty maps). */
+  readonly canonicalize?: (obj: KubeObject) => void;
+  /** PUT of a missing object creates it (kube-apiserver: most kinds false). */
+  readonly allowCreateOnUpdate?: boolean;
+  /** PUT without metadata.resourceVersion overwrites (kube-apiserver: most kinds true). */
+  readonly allowUnconditionalUpdate?: boolean;
+  /** DELETE answers with the object (pods) rather than a Success Status. */
+  readonly returnDeletedObject?: boolean;
+  /** Field-selector fields beyond metadata.name/metadata.namespace. */
+  readonly selectableFields?: (obj: KubeObject) => Readonly<Record<string, string>>;
+}
+
+export interface SubresourceDefinition {
+  readonly verbs: readonly Verb[];
+  /** The kind the subresource answers with when it differs (Scale). */
+  readonly responseKind?: { readonly group: string; readonly version: string; readonly kind: string };
+  /** status: writes change only this path of the parent; everything else is kept. */
+  readonly path?: string;
+}
+
+/** Request context handed to virtual resources (not stored: selfsubjectreviews). */
+export interface VirtualCreateContext {
+  readonly user: UserInfo;
+  readonly namespace: string | undefined;
+  readonly dryRun: boolean;
+}
+
+export interface ResourceDefinition {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly listKind: string;
+  /** The resource name: lower-case plural. */
+  readonly plural: string;
+  readonly singular: string;
+  readonly scope: Scope;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+  readonly verbs: readonly Verb[];
+  /** OpenAPI definition name of the kind, e.g. io.k8s.api.core.v1.ConfigMap. */
+  readonly schemaName: string;
+  readonly strategy: Strategy;
+  readonly subresources: Readonly<Record<string, SubresourceDefinition>>;
+  /**
+   * A resource that is computed, not stored: only `create` is served and answers
+   * with what this returns (SelfSubjectReview, TokenReview).
+   */
+  readonly virtualCreate?: (obj: KubeObject, ctx: VirtualCreateContext) => KubeObject | Promise<KubeObject>;
+}
+
+export type ResourceDeclaration = Pick<ResourceDefinition, 'group' | 'version' | 'kind' | 'plural' | 'scope'> &
+  Partial<Omit<ResourceDefinition, 'group' | 'version' | 'kind' | 'plural' | 'scope'>>;
+
+/** Fills the defaults so a plain stored kind is a dozen lines. */
+export function defineResource(decl: ResourceDeclaration): ResourceDefinition {
+  const groupPart = decl.group === '' ? 'core' : decl.group.split('.').reverse().join('.');
+  return {
+    listKind: `${decl.kind}List`,
+    singular: decl.kind.toLowerCase(),
+    shortNames: [],
+    categories: [],
+    verbs: decl.virtualCreate === undefined ? ALL_VERBS : ['create'],
+    schemaName: `io.k8s.api.${groupPart.replace(/^io\.k8s\./, '')}.${decl.version}.${decl.kind}`,
+    strategy: {},
+    subresources: {},
+    ...decl,
+  };
+}

@@ -1,0 +1,110 @@
+// The object-level storage contract the registry uses. One implementation
+// (object-store.ts) serves it over any KV; cacher/ may decorate it later with the
+// same contract. Objects go in without metadata.resourceVersion and come out with
+// it set to the revision that last wrote them; list results carry the revision they
+// were read at. Errors are StorageError (errors/storage-error.ts) only.
+import type { KubeObject } from '../schema/object.js';
+
+/** Kubernetes' resourceVersionMatch for list and get. */
+export type ResourceVersionMatch = 'NotOlderThan' | 'Exact';
+
+export interface Preconditions {
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+}
+
+/** Decides which objects a list or watch returns (label and field selectors). */
+export type ObjectPredicate = (obj: KubeObject) => boolean;
+
+export interface StorageGetOptions {
+  /** "" or absent: latest. "0": any (latest here). "N": as of N with match Exact, at least N otherwise. */
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: ResourceVersionMatch;
+}
+
+export interface StorageListOptions {
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: ResourceVersionMatch;
+  readonly limit?: number;
+  /** The opaque continue token of a previous page. Expired token -> Compacted. */
+  readonly continue?: string;
+  readonly predicate?: ObjectPredicate;
+}
+
+export interface StorageListResult {
+  readonly items: KubeObject[];
+  readonly resourceVersion: string;
+  /** Set when more items may follow; pass back as `continue`. */
+  readonly continue?: string;
+  /** Objects after this page (only when known cheaply and no predicate was given). */
+  readonly remainingItemCount?: number;
+}
+
+export interface UpdateContext {
+  /** The object as stored now, with resourceVersion set; frozen, clone before changing. */
+  readonly current: KubeObject | undefined;
+}
+
+export interface GuaranteedUpdateOptions {
+  readonly preconditions?: Preconditions;
+  /** When the key is absent: call tryUpdate with current undefined (create-on-update). */
+  readonly allowCreate?: boolean;
+  /**
+   * Computes the next object from the current one. Called again with a fresh
+   * current on a lost race; it must be free of side effects. Throwing aborts.
+   * Returning the same resourceVersion'd object unchanged skips the write.
+   */
+  readonly tryUpdate: (ctx: UpdateContext) => KubeObject | Promise<KubeObject>;
+}
+
+export interface GuaranteedUpdateResult {
+  readonly object: KubeObject;
+  readonly created: boolean;
+}
+
+export interface StorageDeleteOptions {
+  readonly preconditions?: Preconditions;
+  /** Last check before the delete commits, with the object about to be deleted. */
+  readonly validateDeletion?: (current: KubeObject) => void | Promise<void>;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface StorageWatchEvent {
+  readonly type: WatchEventType;
+  /** The object (DELETED: its last state with the deleting revision as resourceVersion). */
+  readonly object: KubeObject;
+}
+
+export interface StorageWatchOptions {
+  /** "" / absent / "0": from now. "N": every change after N. Too old -> onError(Compacted). */
+  readonly resourceVersion?: string;
+  /** A change that makes an object stop matching is delivered as DELETED, start matching as ADDED. */
+  readonly predicate?: ObjectPredicate;
+  readonly onEvent: (event: StorageWatchEvent) => void;
+  readonly onError: (err: Error) => void;
+  /** Called when every change up to resourceVersion has been delivered (for bookmarks). */
+  readonly onProgress?: (resourceVersion: string) => void;
+}
+
+export interface StorageWatch {
+  close(): void;
+}
+
+export interface Storage {
+  /** Throws Exists. Returns the stored object with resourceVersion set. */
+  create(key: string, obj: KubeObject): Promise<KubeObject>;
+  /** Throws NotFound (also when absent at the requested revision). */
+  get(key: string, opts?: StorageGetOptions): Promise<KubeObject>;
+  /** Lists keys under a prefix ending in "/". */
+  list(prefix: string, opts?: StorageListOptions): Promise<StorageListResult>;
+  guaranteedUpdate(key: string, opts: GuaranteedUpdateOptions): Promise<GuaranteedUpdateResult>;
+  /** Returns the deleted object. Throws NotFound, Conflict (precondition failed). */
+  delete(key: string, opts?: StorageDeleteOptions): Promise<KubeObject>;
+  watch(prefix: string, opts: StorageWatchOptions): StorageWatch;
+  count(prefix: string): Promise<number>;
+  currentResourceVersion(): Promise<string>;
+  /** For readiness: resolves when the backend answers, rejects with Unavailable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,80 @@
+// Shared bench helpers: every figure is a ratio against a baseline measured in the
+// same run on the same machine, so a noisy shared machine still gives a meaning.
+
+export interface BenchRow {
+  /** Table section, e.g. "storage/sqlite". */
+  readonly area: string;
+  readonly name: string;
+  /** What the baseline is, e.g. "raw better-sqlite3 txn". */
+  readonly baselineName: string;
+  readonly baseline: number;
+  readonly measured: number;
+  /** ops/s, ms, MB … */
+  readonly unit: string;
+  /** measured / baseline (for "higher is better" units). */
+  readonly ratio?: number;
+  /** e.g. ">= 0.60"; absent for report-only rows. */
+  readonly target?: string;
+  readonly pass?: boolean;
+}
+
+export interface Bench {
+  readonly name: string;
+  run(): Promise<BenchRow[]>;
+}
+
+/** Runs `op` with `concurrency` in flight until `total` ops are done; returns ops/s. */
+export async function throughput(opts: {
+  total: number;
+  concurrency: number;
+  op: (i: number) => Promise<unknown>;
+}): Promise<number> {
+  let next = 0;
+  const started = process.hrtime.bigint();
+  const worker = async (): Promise<void> => {
+    while (next < opts.total) {
+      const i = next++;
+      await opts.op(i);
+    }
+  };
+  await Promise.all(Array.from({ length: opts.concurrency }, worker));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return opts.total / seconds;
+}
+
+/** Best of `rounds` runs: the least disturbed sample on a shared machine. */
+export async function bestOf(rounds: number, measure: () => Promise<number>): Promise<number> {
+  let best = 0;
+  for (let r = 0; r < rounds; r++) best = Math.max(best, await measure());
+  return best;
+}
+
+export function ratioRow(row: Omit<BenchRow, 'ratio' | 'pass'> & { minRatio?: number }): BenchRow {
+  const ratio = row.baseline === 0 ? 0 : row.measured / row.baseline;
+  const { minRatio, ...rest } = row;
+  return minRatio === undefined
+    ? { ...rest, ratio }
+    : { ...rest, ratio, target: `>= ${minRatio.toFixed(2)}`, pass: ratio >= minRatio };
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const i = Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length));
+  return sorted[i]!;
+}
+
+export function formatTable(rows: readonly BenchRow[]): string {
+  const lines = [
+    '| area | case | baseline | baseline value | kapi value | unit | ratio | target | pass |',
+    '|---|---|---|---:|---:|---|---:|---|---|',
+  ];
+  const fmt = (n: number): string => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(2));
+  for (const r of rows) {
+    lines.push(
+      `| ${r.area} | ${r.name} | ${r.baselineName} | ${fmt(r.baseline)} | ${fmt(r.measured)} | ${r.unit} | ${
+        r.ratio === undefined ? '' : r.ratio.toFixed(2)
+      } | ${r.target ?? ''} | ${r.pass === undefined ? '' : r.pass ? 'yes' : 'NO'} |`,
+    );
+  }
+  return lines.join('\n');
+}

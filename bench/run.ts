@@ -1,0 +1,23 @@
+// `npm run bench`: runs every bench module and prints one markdown table (also
+// written to bench/results.md). Select some with `npm run bench -- sqlite etcd`.
+import { writeFileSync } from 'node:fs';
+import { formatTable, type Bench, type BenchRow } from './lib.js';
+
+const modules: Array<() => Promise<{ bench: Bench }>> = [
+  // Each bench file exports `bench`; registered here in the order the table shows.
+];
+
+export async function main(filters: readonly string[]): Promise<void> {
+  const rows: BenchRow[] = [];
+  for (const load of modules) {
+    const { bench } = await load();
+    if (filters.length > 0 && !filters.some((f) => bench.name.includes(f))) continue;
+    process.stderr.write(`bench: ${bench.name}\n`);
+    rows.push(...(await bench.run()));
+  }
+  const table = formatTable(rows);
+  writeFileSync(new URL('../../bench/results.md', import.meta.url), `${table}\n`);
+  process.stdout.write(`${table}\n`);
+}
+
+await main(process.argv.slice(2));

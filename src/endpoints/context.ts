@@ -1,6 +1,7 @@
 // What the filter chain learns about a request and hands down to the handlers.
 // server/ fills it in onRequest (request info, user, audit id); endpoints/ reads it
 // and adds warnings. Fastify carries it as request.kapi.
+import type {} from 'fastify';
 import type { UserInfo, Verb } from '../registry/define-resource.js';
 
 /** Verbs of resource requests, plus the lower-cased HTTP method for non-resource ones. */

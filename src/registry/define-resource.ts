@@ -7,6 +7,9 @@ import type { KubeObject } from '../schema/object.js';
 
 export type Scope = 'Namespaced' | 'Cluster';
 
+/** How metadata.name is checked: DNS-1123 subdomain (most kinds), label (namespaces, services), or only path-safe. */
+export type NameValidation = 'subdomain' | 'label' | 'path-segment';
+
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
 export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -71,6 +74,7 @@ export interface ResourceDefinition {
   readonly verbs: readonly Verb[];
   /** OpenAPI definition name of the kind, e.g. io.k8s.api.core.v1.ConfigMap. */
   readonly schemaName: string;
+  readonly nameValidation: NameValidation;
   readonly strategy: Strategy;
   readonly subresources: Readonly<Record<string, SubresourceDefinition>>;
   /**
@@ -93,6 +97,7 @@ export function defineResource(decl: ResourceDeclaration): ResourceDefinition {
     categories: [],
     verbs: decl.virtualCreate === undefined ? ALL_VERBS : ['create'],
     schemaName: `io.k8s.api.${groupPart.replace(/^io\.k8s\./, '')}.${decl.version}.${decl.kind}`,
+    nameValidation: 'subdomain',
     strategy: {},
     subresources: {},
     ...decl,

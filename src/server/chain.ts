@@ -1,0 +1,28 @@
+// The filter chain: every request, resource or not (404s, /healthz, /openapi/v3
+// included), passes these in order in Fastify's onRequest phase, so nothing reads
+// a body before authentication and authorization have passed. A filter throws a
+// StatusError to stop the request; the error handler renders it.
+import type { FastifyRequest } from 'fastify';
+import type { UserInfo } from '../registry/define-resource.js';
+import { createAuthenticateFilter, type AuthenticateRequest } from './filters/authenticate.js';
+import { createAuthorizeFilter, type AuthorizeRequest } from './filters/authorize.js';
+import { requestInfoFilter } from './filters/request-info.js';
+
+export type Filter = (request: FastifyRequest) => Promise<void> | void;
+
+export interface ChainOptions {
+  readonly authenticate: AuthenticateRequest;
+  readonly authorize: AuthorizeRequest;
+  /** Paths an unauthenticated caller may reach (kube's system:public-info-viewer set). */
+  readonly anonymousPaths: ReadonlySet<string>;
+  readonly anonymousUser?: UserInfo;
+}
+
+export function createChain(opts: ChainOptions): readonly Filter[] {
+  return [
+    requestInfoFilter, // everything below needs verb, resource and namespace
+    createAuthenticateFilter(opts), // 401 before any other work; everything below needs a user
+    // TODO(#3) audit, impersonation and flow control (APF) slot in here, in that order.
+    createAuthorizeFilter(opts), // last gate before the body is decoded
+  ];
+}

@@ -1,0 +1,28 @@
+// Authorization: the last gate before a body is read. Resource requests are
+// denied as `<resource> "<name>" is forbidden: User "u" cannot <verb> ...`,
+// non-resource ones as `forbidden: User "u" cannot get path "/x"`, the texts
+// kube-apiserver writes.
+import type { FastifyRequest } from 'fastify';
+import { forbidden, forbiddenPath } from '../../errors/status-error.js';
+import type { RequestInfo } from '../../endpoints/context.js';
+import type { UserInfo } from '../../registry/define-resource.js';
+
+export interface AuthorizeDecision {
+  readonly allowed: boolean;
+  /** Why, in kube's words: `User "bob" cannot list resource "pods" ...` (+ an authorizer reason). */
+  readonly message: string;
+}
+
+export type AuthorizeRequest = (user: UserInfo, info: RequestInfo) => Promise<AuthorizeDecision>;
+
+export function createAuthorizeFilter(opts: { readonly authorize: AuthorizeRequest }) {
+  return async function authorize(request: FastifyRequest): Promise<void> {
+    const { info, user } = request.kapi;
+    if (user === undefined) throw new Error('authorization ran before authentication');
+    const decision = await opts.authorize(user, info);
+    if (decision.allowed) return;
+    if (!info.isResourceRequest) throw forbiddenPath(decision.message);
+    const resource = info.subresource === '' ? info.resource : `${info.resource}/${info.subresource}`;
+    throw forbidden({ group: info.apiGroup, resource }, info.name, decision.message);
+  };
+}

@@ -1,0 +1,55 @@
+// Runs real kubectl binaries: the one on PATH and the versioned ones
+// (kubectl.1.27 … kubectl.1.33) beside its resolved target.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export interface KubectlResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface Kubectl {
+  readonly name: string;
+  run(args: readonly string[], opts?: { input?: string }): KubectlResult;
+}
+
+function whichKubectl(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    const candidate = join(dir, 'kubectl');
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** The kubectl on PATH plus the versioned binaries found beside its target. */
+export function kubectlBinaries(versions: readonly string[]): { name: string; path: string }[] {
+  const onPath = whichKubectl();
+  if (onPath === undefined) return [];
+  const dir = dirname(realpathSync(onPath));
+  const found = [{ name: 'kubectl', path: onPath }];
+  for (const v of versions) {
+    const path = join(dir, `kubectl.${v}`);
+    if (existsSync(path)) found.push({ name: `kubectl.${v}`, path });
+  }
+  return found;
+}
+
+export function kubectl(binary: { name: string; path: string }, kubeconfig: string): Kubectl {
+  // A private cache dir per binary: discovery caches of one version must not feed another.
+  const cacheDir = mkdtempSync(join(tmpdir(), `kapi-kubectl-cache-${binary.name}-`));
+  return {
+    name: binary.name,
+    run(args, opts = {}) {
+      const res = spawnSync(binary.path, ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, '--request-timeout=20s', ...args], {
+        input: opts.input,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, HOME: cacheDir, KUBECONFIG: kubeconfig },
+      });
+      return { code: res.status ?? -1, stdout: res.stdout ?? '', stderr: res.stderr ?? '' };
+    },
+  };
+}

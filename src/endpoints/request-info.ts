@@ -1,0 +1,133 @@
+// First stop of every request: what the URL and method mean (verb, group, version,
+// namespace, resource, name, subresource). Authorization, admission, audit and the
+// installer's dispatch all read the result, so it must agree with kube-apiserver's
+// RequestInfoFactory (k8s.io/apiserver/pkg/endpoints/request/requestinfo.go) for
+// every URL shape, including the odd ones (legacy /watch/ paths, namespaces/<ns>/status).
+import type { RequestInfo, RequestVerb } from './context.js';
+
+const API_PREFIXES = new Set(['api', 'apis']);
+/** Prefixes without a group segment: /api/v1/... is the core group. */
+const GROUPLESS_PREFIXES = new Set(['api']);
+/** Path segments that name the verb (/api/v1/watch/pods, /api/v1/proxy/...). */
+const SPECIAL_VERBS = new Set(['proxy', 'watch']);
+/** After namespaces/<ns>, these are subresources of the namespace itself, not a resource. */
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+
+const METHOD_VERBS: Readonly<Record<string, RequestVerb>> = {
+  POST: 'create',
+  GET: 'get',
+  HEAD: 'get',
+  PUT: 'update',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
+
+const NON_RESOURCE_VERBS: ReadonlySet<string> = new Set(['get', 'head', 'options', 'post', 'put', 'patch', 'delete']);
+
+function nonResourceVerb(method: string): RequestVerb {
+  const lower = method.toLowerCase();
+  // Methods outside the union (TRACE, CONNECT) never reach a route; 'get' keeps the type closed.
+  return NON_RESOURCE_VERBS.has(lower) ? (lower as RequestVerb) : 'get';
+}
+
+function splitPath(path: string): string[] {
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? [] : trimmed.split('/');
+}
+
+/** apimachinery's bool query conversion: only "", "0" and "false" (any case) are false. */
+function isTrueParam(value: string | null): boolean {
+  return value !== null && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/** `metadata.name=x` (or `==`) as the only requirement on that field: list/watch of one name. */
+function exactNameFromFieldSelector(selector: string | null): string {
+  if (selector === null || selector === '') return '';
+  for (const term of selector.split(',')) {
+    const m = /^\s*metadata\.name\s*==?\s*(.*?)\s*$/.exec(term);
+    if (m !== null && !term.includes('!=')) {
+      const name = m[1]!;
+      // Mirrors path.IsValidPathSegmentName: a name usable in a URL.
+      return name === '.' || name === '..' || /[/%]/.test(name) ? '' : name;
+    }
+  }
+  return '';
+}
+
+function nonResource(path: string, method: string): RequestInfo {
+  return {
+    isResourceRequest: false,
+    path,
+    verb: nonResourceVerb(method),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: [],
+  };
+}
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Resolves method + URL (path and query) into the apiserver's RequestInfo. */
+export function resolveRequestInfo(method: string, url: string): RequestInfo {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  let parts = splitPath(path).map(decodeSegment);
+
+  if (parts.length < 3 || !API_PREFIXES.has(parts[0]!)) return nonResource(path, method);
+  const apiPrefix = parts[0]!;
+  parts = parts.slice(1);
+  let apiGroup = '';
+  if (!GROUPLESS_PREFIXES.has(apiPrefix)) {
+    // /apis/<group>/<version> alone is group-version discovery, a non-resource path.
+    if (parts.length < 3) return nonResource(path, method);
+    apiGroup = parts[0]!;
+    parts = parts.slice(1);
+  }
+  const apiVersion = parts[0]!;
+  parts = parts.slice(1);
+
+  let verb: RequestVerb;
+  if (SPECIAL_VERBS.has(parts[0]!)) {
+    // kube answers an error for a bare /watch; a non-resource request 404s just the same.
+    if (parts.length < 2) return nonResource(path, method);
+    verb = parts[0] as RequestVerb;
+    parts = parts.slice(1);
+  } else {
+    verb = METHOD_VERBS[method.toUpperCase()] ?? nonResourceVerb(method);
+  }
+
+  let namespace = '';
+  if (parts[0] === 'namespaces') {
+    if (parts.length > 1) {
+      namespace = parts[1]!;
+      // namespaces/<ns>/<resource>/... addresses a resource inside the namespace;
+      // namespaces/<ns>[/status|/finalize] addresses the namespace object itself.
+      if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2]!)) parts = parts.slice(2);
+    }
+  }
+
+  const resource = parts[0] ?? '';
+  let name = parts[1] ?? '';
+  // proxy keeps everything after the name as the proxied path, not a subresource.
+  const subresource = parts.length >= 3 && verb !== 'proxy' ? parts[2]! : '';
+
+  if (name === '' && verb === 'get') {
+    verb = isTrueParam(query.get('watch')) ? 'watch' : 'list';
+    name = exactNameFromFieldSelector(query.get('fieldSelector'));
+  }
+  if (name === '' && verb === 'delete') verb = 'deletecollection';
+
+  return { isResourceRequest: true, path, verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name, parts };
+}

@@ -1,0 +1,45 @@
+// Which codecs the server speaks, by media type, in the server's preference order
+// (JSON first: what `*/*` and a missing Content-Type mean). Negotiation
+// (endpoints/negotiation.ts) asks this registry; nothing else maps media types.
+import type { Codec } from './codec.js';
+import { JSON_MEDIA_TYPE, jsonCodec, prettyJsonCodec } from './json.js';
+import { YAML_MEDIA_TYPE, yamlCodec } from './yaml.js';
+
+export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
+
+/** Protobuf speaks only the kinds it has messages for (built-ins, not custom resources). */
+export interface ProtobufSupport {
+  readonly codec: Codec;
+  readonly hasMessage: (apiVersion: string, kind: string) => boolean;
+}
+
+export interface CodecRegistry {
+  /** Media types accepted in request bodies (the 415 message lists them). */
+  readonly mediaTypes: readonly string[];
+  readonly json: Codec;
+  readonly prettyJson: Codec;
+  /** The codec for an exact media type (lower-case, no parameters). */
+  forMediaType(mediaType: string): Codec | undefined;
+  /** Whether `codec` can write objects of this kind (protobuf: only kinds with a message). */
+  canEncode(codec: Codec, type: { apiVersion: string; kind: string }): boolean;
+}
+
+export function createCodecRegistry(opts: { protobuf?: ProtobufSupport } = {}): CodecRegistry {
+  const byType = new Map<string, Codec>([
+    [JSON_MEDIA_TYPE, jsonCodec],
+    [YAML_MEDIA_TYPE, yamlCodec],
+  ]);
+  const protobuf = opts.protobuf;
+  if (protobuf !== undefined) byType.set(PROTOBUF_MEDIA_TYPE, protobuf.codec);
+  return {
+    mediaTypes: [...byType.keys()],
+    json: jsonCodec,
+    prettyJson: prettyJsonCodec,
+    forMediaType: (mediaType) => byType.get(mediaType),
+    canEncode: (codec, type) => protobuf === undefined || codec !== protobuf.codec || protobuf.hasMessage(type.apiVersion, type.kind),
+  };
+}
+
+// TODO(#3): pass protobufCodec/hasProtobufMessage here once src/codecs/protobuf.ts lands.
+/** The server's codecs; main.ts may build its own with createCodecRegistry. */
+export const defaultCodecs: CodecRegistry = createCodecRegistry();

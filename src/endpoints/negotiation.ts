@@ -1,0 +1,134 @@
+// Content negotiation for resource endpoints: which codec reads the request body
+// (Content-Type) and which writes the answer (Accept, ?pretty). Mirrors apiserver's
+// handlers/negotiation: q-values, wildcards, and `as=`/`g=`/`v=` parameters that ask
+// for a transformed kind (Table, PartialObjectMetadata). We serve no transformations
+// yet, so such entries are skipped and a plain entry later in the list wins — which is
+// how kubectl's Table Accept degrades to JSON. Error bodies use encodeStatusFor.
+import type { FastifyRequest } from 'fastify';
+import type { Codec } from '../codecs/codec.js';
+import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
+import { notAcceptable, unsupportedMediaType, type StatusBody } from '../errors/status-error.js';
+
+export interface MediaRange {
+  readonly type: string;
+  readonly subtype: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly q: number;
+}
+
+/** Parses an Accept header into ranges, best first (q, then specificity, then order). */
+export function parseAccept(header: string): MediaRange[] {
+  const ranges: { range: MediaRange; order: number }[] = [];
+  header.split(',').forEach((part, order) => {
+    const [full = '', ...rawParams] = part.split(';').map((s) => s.trim());
+    const slash = full.indexOf('/');
+    if (slash <= 0) return;
+    const params: Record<string, string> = {};
+    let q = 1;
+    for (const p of rawParams) {
+      const eq = p.indexOf('=');
+      if (eq <= 0) continue;
+      const key = p.slice(0, eq).trim().toLowerCase();
+      const value = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      if (key === 'q') q = Number.isFinite(Number(value)) ? Number(value) : 0;
+      else params[key] = value;
+    }
+    ranges.push({ range: { type: full.slice(0, slash).toLowerCase(), subtype: full.slice(slash + 1).toLowerCase(), params, q }, order });
+  });
+  const specificity = (r: MediaRange): number => (r.type === '*' ? 0 : r.subtype === '*' ? 1 : 2);
+  return ranges
+    .filter(({ range }) => range.q > 0)
+    .sort((a, b) => b.range.q - a.range.q || specificity(b.range) - specificity(a.range) || a.order - b.order)
+    .map(({ range }) => range);
+}
+
+/** Go's strconv.ParseBool, which kube uses for ?pretty. */
+function parseBool(value: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+  return undefined;
+}
+
+export function isPretty(query: unknown): boolean {
+  const value = (query as Record<string, unknown> | undefined)?.pretty;
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' && parseBool(first) === true;
+}
+
+export interface OutputNegotiation {
+  readonly accept: string | undefined;
+  readonly pretty?: boolean;
+  readonly codecs?: CodecRegistry;
+  /** The kind about to be written; protobuf is offered only for kinds it has a message for. */
+  readonly type?: { readonly apiVersion: string; readonly kind: string };
+}
+
+function pick(codecs: CodecRegistry, codec: Codec, pretty: boolean): Codec {
+  return pretty && codec === codecs.json ? codecs.prettyJson : codec;
+}
+
+/** The response codec for an Accept header; throws 406 NotAcceptable when none fits. */
+export function negotiateOutput(opts: OutputNegotiation): Codec {
+  const codecs = opts.codecs ?? defaultCodecs;
+  const pretty = opts.pretty === true;
+  const usable = (codec: Codec | undefined): codec is Codec =>
+    codec !== undefined && (opts.type === undefined || codecs.canEncode(codec, opts.type));
+  const header = opts.accept?.trim() ?? '';
+  if (header === '') return pick(codecs, codecs.json, pretty);
+  for (const range of parseAccept(header)) {
+    // `as=Table;g=meta.k8s.io;v=v1` asks for a conversion we do not serve.
+    if (range.params.as !== undefined) continue;
+    if (range.type === '*' || (range.subtype === '*' && range.type === 'application')) {
+      return pick(codecs, codecs.json, pretty);
+    }
+    const codec = codecs.forMediaType(`${range.type}/${range.subtype}`);
+    if (usable(codec)) return pick(codecs, codec, pretty || range.params.pretty === '1');
+  }
+  throw notAcceptable(codecs.mediaTypes);
+}
+
+/** The request-body codec for a Content-Type; missing means JSON (as kube does); else 415. */
+export function negotiateInput(opts: { contentType: string | undefined; codecs?: CodecRegistry; accepted?: readonly string[] }): Codec {
+  const codecs = opts.codecs ?? defaultCodecs;
+  const accepted = opts.accepted ?? codecs.mediaTypes;
+  const raw = opts.contentType?.trim() ?? '';
+  if (raw === '') return codecs.json;
+  const mediaType = raw.split(';')[0]!.trim().toLowerCase();
+  const codec = accepted.includes(mediaType) ? codecs.forMediaType(mediaType) : undefined;
+  if (codec === undefined) throw unsupportedMediaType(raw, accepted);
+  return codec;
+}
+
+export interface EncodedBody {
+  readonly contentType: string;
+  readonly body: Buffer;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+/** Encodes an object for this request's Accept; throws 406 when nothing fits. */
+export function encodeFor(request: FastifyRequest, obj: { apiVersion?: string; kind?: string }, codecs?: CodecRegistry): EncodedBody {
+  const codec = negotiateOutput({
+    accept: header(request, 'accept'),
+    pretty: isPretty(request.query),
+    ...(codecs === undefined ? {} : { codecs }),
+    type: { apiVersion: obj.apiVersion ?? '', kind: obj.kind ?? '' },
+  });
+  return { contentType: codec.mediaType, body: codec.encode(obj) };
+}
+
+/**
+ * Renders a Status for the error handler in the negotiated codec. Never throws: an
+ * Accept nothing satisfies (the 406 itself) falls back to JSON, as kube-apiserver does.
+ */
+export function encodeStatusFor(request: FastifyRequest, status: StatusBody, codecs: CodecRegistry = defaultCodecs): EncodedBody {
+  try {
+    return encodeFor(request, status, codecs);
+  } catch {
+    const codec = isPretty(request.query) ? codecs.prettyJson : codecs.json;
+    return { contentType: codec.mediaType, body: codec.encode(status) };
+  }
+}

@@ -1,0 +1,120 @@
+// Certificate issuance: a self-signed CA, and leaf certificates (serving, client)
+// signed by it. Extensions follow what Go's crypto/x509 verifier and kube's own
+// certificate helpers expect: CA with basicConstraints + keyCertSign, leaves with
+// an extended key usage (serverAuth or clientAuth) and, for serving, SANs (Go
+// ignores the CN for hostname checks).
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import { x509 } from './x509-lib.js';
+import { generateKeyPair, importSigningKey } from './keys.js';
+
+export type Clock = () => Date;
+
+export interface CertificateAndKey {
+  readonly certPem: string;
+  readonly keyPem: string;
+}
+
+/** Certificates start a little in the past so a peer whose clock lags still accepts them. */
+const BACKDATE_MS = 5 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** 16 random bytes, first byte 0x01..0x7f: positive and minimally DER-encoded, as Go demands. */
+function serialNumber(): string {
+  const bytes = randomBytes(16);
+  bytes[0] = (bytes[0]! % 0x7f) + 1;
+  return bytes.toString('hex');
+}
+
+function validity(clock: Clock, days: number): { notBefore: Date; notAfter: Date } {
+  const now = clock().getTime();
+  return { notBefore: new Date(now - BACKDATE_MS), notAfter: new Date(now + days * DAY_MS) };
+}
+
+export interface CreateCaOptions {
+  readonly commonName: string;
+  readonly validityDays: number;
+  readonly clock: Clock;
+}
+
+export async function createCertificateAuthority(opts: CreateCaOptions): Promise<CertificateAndKey> {
+  const pair = await generateKeyPair();
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serialNumber(),
+    name: [{ CN: [opts.commonName] }],
+    ...validity(opts.clock, opts.validityDays),
+    keys: pair.keys,
+    signingAlgorithm: pair.algorithm,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, undefined, true),
+      new x509.KeyUsagesExtension(
+        x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
+        true,
+      ),
+      await x509.SubjectKeyIdentifierExtension.create(pair.keys.publicKey),
+    ],
+  });
+  return { certPem: cert.toString('pem') + '\n', keyPem: pair.privateKeyPem };
+}
+
+export type CertificateUsage = 'server' | 'client';
+
+export interface IssueCertificateOptions {
+  readonly ca: CertificateAndKey;
+  readonly commonName: string;
+  readonly organizations?: readonly string[];
+  readonly usage: CertificateUsage;
+  /** DNS names and IP addresses for the SAN extension (serving certificates). */
+  readonly hosts?: readonly string[];
+  readonly validityDays: number;
+  readonly clock: Clock;
+}
+
+export async function issueCertificate(opts: IssueCertificateOptions): Promise<CertificateAndKey> {
+  const caCert = new x509.X509Certificate(opts.ca.certPem);
+  const signer = await importSigningKey(opts.ca.keyPem);
+  const pair = await generateKeyPair();
+  // Go's pkix.Name order: O before CN.
+  const subject: Array<Record<string, string[]>> = [];
+  if ((opts.organizations ?? []).length > 0) subject.push({ O: [...opts.organizations!] });
+  subject.push({ CN: [opts.commonName] });
+  const extensions: InstanceType<typeof x509.Extension>[] = [
+    new x509.BasicConstraintsExtension(false, undefined, true),
+    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+    new x509.ExtendedKeyUsageExtension(
+      [opts.usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth],
+      false,
+    ),
+    await x509.AuthorityKeyIdentifierExtension.create(caCert.publicKey),
+  ];
+  const hosts = opts.hosts ?? [];
+  if (hosts.length > 0) {
+    const names = hosts.map((host) => ({ type: isIP(host) === 0 ? ('dns' as const) : ('ip' as const), value: host }));
+    extensions.push(new x509.SubjectAlternativeNameExtension(names, false));
+  }
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serialNumber(),
+    subject,
+    issuer: caCert.subjectName,
+    ...validity(opts.clock, opts.validityDays),
+    publicKey: pair.keys.publicKey,
+    signingKey: signer.privateKey,
+    signingAlgorithm: signer.algorithm,
+    extensions,
+  });
+  return { certPem: cert.toString('pem') + '\n', keyPem: pair.privateKeyPem };
+}
+
+export interface IssueClientCertificateOptions {
+  readonly ca: CertificateAndKey;
+  /** Becomes the user name (x509 authentication maps CN to the user). */
+  readonly commonName: string;
+  /** Each becomes a group. */
+  readonly organizations: readonly string[];
+  readonly validityDays: number;
+  readonly clock?: Clock;
+}
+
+export function issueClientCertificate(opts: IssueClientCertificateOptions): Promise<CertificateAndKey> {
+  return issueCertificate({ ...opts, usage: 'client', clock: opts.clock ?? (() => new Date()) });
+}

@@ -1,0 +1,127 @@
+// ObjectMeta checks every write goes through (apimachinery's ValidateObjectMeta
+// and ValidateObjectMetaUpdate). The generic store calls these before the kind's
+// own strategy.validate, and merges both into one Invalid error, so messages come
+// out in kube-apiserver's order: metadata first, then the kind's fields.
+import type { NameValidation } from '../define-resource.js';
+import type { KubeObject, ObjectMeta } from '../../schema/object.js';
+import { type FieldError, type FieldPath, forbiddenField, invalidValue, path, required, tooLong } from '../../errors/field-errors.js';
+import { validateImmutableField, validateLabels, validateNonnegative } from './common.js';
+import { isDNS1123Label, isQualifiedName, nameValidators } from './names.js';
+
+/** Sum of annotation keys and values (kube's TotalAnnotationSizeLimitB). */
+export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+
+export interface ObjectMetaOptions {
+  readonly namespaced: boolean;
+  readonly nameValidation: NameValidation;
+  /** On create generateName is checked too; name may still be empty only if generateName is set. */
+  readonly isCreate: boolean;
+}
+
+export function validateObjectMeta(obj: KubeObject, opts: ObjectMetaOptions): FieldError[] {
+  const meta: ObjectMeta = obj.metadata ?? {};
+  const p = path('metadata');
+  const nameFn = nameValidators[opts.nameValidation];
+  const errs: FieldError[] = [];
+  const generateName = meta.generateName ?? '';
+  if (opts.isCreate && generateName !== '') {
+    for (const msg of nameFn(generateName, true)) errs.push(invalidValue(p.child('generateName'), generateName, msg));
+  }
+  const name = meta.name ?? '';
+  if (name === '') errs.push(required(p.child('name'), 'name or generateName is required'));
+  else for (const msg of nameFn(name, false)) errs.push(invalidValue(p.child('name'), name, msg));
+  errs.push(...validateNamespaceField(meta.namespace ?? '', opts.namespaced, p.child('namespace')));
+  errs.push(...validateNonnegative(meta.generation, p.child('generation')));
+  errs.push(...validateLabels(meta.labels, p.child('labels')));
+  errs.push(...validateAnnotations(meta.annotations, p.child('annotations')));
+  errs.push(...validateOwnerReferences(meta.ownerReferences, p.child('ownerReferences')));
+  errs.push(...validateFinalizers(meta.finalizers, p.child('finalizers')));
+  return errs;
+}
+
+function validateNamespaceField(ns: string, namespaced: boolean, p: FieldPath): FieldError[] {
+  if (!namespaced) return ns === '' ? [] : [forbiddenField(p, 'not allowed on this type')];
+  if (ns === '') return [required(p)];
+  return isDNS1123Label(ns).map((msg) => invalidValue(p, ns, msg));
+}
+
+/**
+ * What an update may not change. The store copies generation from the stored
+ * object before prepareForUpdate (users cannot set it), so the decrement check
+ * only catches strategy bugs, as in kube.
+ */
+export function validateObjectMetaUpdate(next: KubeObject, prev: KubeObject): FieldError[] {
+  const n: ObjectMeta = next.metadata ?? {};
+  const o: ObjectMeta = prev.metadata ?? {};
+  const p = path('metadata');
+  const errs: FieldError[] = [];
+  if (o.deletionTimestamp !== undefined) errs.push(...validateNoNewFinalizers(n.finalizers, o.finalizers, p.child('finalizers')));
+  if ((n.resourceVersion ?? '') === '') errs.push(invalidValue(p.child('resourceVersion'), '', 'must be specified for an update'));
+  if ((n.generation ?? 0) < (o.generation ?? 0)) errs.push(invalidValue(p.child('generation'), n.generation ?? 0, 'must not be decremented'));
+  // Strings compare as Go's zero value "" when absent; the rest as null.
+  for (const f of ['name', 'namespace', 'uid'] as const) errs.push(...validateImmutableField(n[f] ?? '', o[f] ?? '', p.child(f)));
+  for (const f of ['creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const) {
+    errs.push(...validateImmutableField(n[f] ?? null, o[f] ?? null, p.child(f)));
+  }
+  errs.push(...validateLabels(n.labels, p.child('labels')));
+  errs.push(...validateAnnotations(n.annotations, p.child('annotations')));
+  errs.push(...validateOwnerReferences(n.ownerReferences, p.child('ownerReferences')));
+  errs.push(...validateFinalizers(n.finalizers, p.child('finalizers')));
+  return errs;
+}
+
+export function validateAnnotations(annotations: Record<string, string> | undefined, p: FieldPath): FieldError[] {
+  if (annotations === undefined || annotations === null) return [];
+  const errs: FieldError[] = [];
+  let size = 0;
+  for (const [k, v] of Object.entries(annotations)) {
+    // Annotation keys are qualified names, but case does not matter.
+    for (const msg of isQualifiedName(k.toLowerCase())) errs.push(invalidValue(p, k, msg));
+    size += Buffer.byteLength(k) + Buffer.byteLength(String(v));
+  }
+  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(tooLong(p, TOTAL_ANNOTATION_SIZE_LIMIT));
+  return errs;
+}
+
+export function validateOwnerReferences(refs: ObjectMeta['ownerReferences'], p: FieldPath): FieldError[] {
+  if (!Array.isArray(refs)) return [];
+  const errs: FieldError[] = [];
+  let firstController = '';
+  for (const ref of refs) {
+    const apiVersion = ref.apiVersion ?? '';
+    const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
+    if (version === '') errs.push(invalidValue(p.child('apiVersion'), apiVersion, 'version must not be empty'));
+    if ((ref.kind ?? '') === '') errs.push(invalidValue(p.child('kind'), ref.kind ?? '', 'kind must not be empty'));
+    if ((ref.name ?? '') === '') errs.push(invalidValue(p.child('name'), ref.name ?? '', 'name must not be empty'));
+    if ((ref.uid ?? '') === '') errs.push(invalidValue(p.child('uid'), ref.uid ?? '', 'uid must not be empty'));
+    if (ref.controller === true) {
+      const current = `${ref.kind}/${ref.name}`;
+      if (firstController === '') firstController = current;
+      else
+        errs.push(
+          invalidValue(p, refs, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`),
+        );
+    }
+  }
+  return errs;
+}
+
+export function validateFinalizers(finalizers: string[] | undefined, p: FieldPath): FieldError[] {
+  if (!Array.isArray(finalizers)) return [];
+  const errs: FieldError[] = [];
+  for (const f of finalizers) for (const msg of isQualifiedName(f)) errs.push(invalidValue(p, f, msg));
+  if (finalizers.includes('orphan') && finalizers.includes('foregroundDeletion')) {
+    errs.push(invalidValue(p, finalizers, 'finalizer orphan and foregroundDeletion cannot be both set'));
+  }
+  return errs;
+}
+
+function validateNoNewFinalizers(next: string[] | undefined, prev: string[] | undefined, p: FieldPath): FieldError[] {
+  const old = new Set(prev ?? []);
+  const extra = [...new Set((next ?? []).filter((f) => !old.has(f)))].sort();
+  if (extra.length === 0) return [];
+  // Go's %#v of a []string, as kube prints it.
+  const shown = `[]string{${extra.map((f) => JSON.stringify(f)).join(', ')}}`;
+  return [forbiddenField(p, `no new finalizers can be added if the object is being deleted, found new finalizers ${shown}`)];
+}
+

@@ -58,6 +58,20 @@ export function definitionNameForGvk(gvk: GroupVersionKind, definitions: Definit
   return index.get(gvkKey(gvk));
 }
 
+/**
+ * The definition of a served kind: its declared schemaName when the table has it,
+ * else whatever definition declares its GVK (a default schemaName derived from the
+ * group name misses packages named differently, e.g. rbac.authorization.k8s.io is
+ * io.k8s.api.rbac.v1). `undefined` when neither exists (custom kinds without a schema).
+ */
+export function resolveSchemaName(
+  kind: { readonly schemaName: string } & GroupVersionKind,
+  definitions: Definitions = builtinDefinitions,
+): string | undefined {
+  if (definitions[kind.schemaName] !== undefined) return kind.schemaName;
+  return definitionNameForGvk({ group: kind.group, version: kind.version, kind: kind.kind }, definitions);
+}
+
 const gvkIndexes = new WeakMap<Definitions, Map<string, string>>();
 
 function gvkKey(gvk: GroupVersionKind): string {

@@ -1,0 +1,163 @@
+// Assembles the Swagger 2.0 document for exactly the served resources: their paths,
+// the discovery paths, and every definition reachable from them (plus the meta
+// types clients look up by name). /openapi/v2 serves it as is; the v3 documents are
+// cut from it per group version.
+import type { ResourceDefinition } from '../../registry/define-resource.js';
+import { definitionNameForGvk, definitionRef, refName, resolveSchemaName, type Definitions, type OpenApiSchema } from '../../schema/definitions.js';
+import type { GroupVersionKind } from '../../schema/object.js';
+import { META_DEFINITIONS } from './parameters.js';
+import { OBJECT_MEDIA_TYPES, WATCH_EVENT, groupVersionTag, groupWord, resourcePaths, type ResourceSchemas } from './paths.js';
+import type { SwaggerDocument, SwaggerOperation, SwaggerPathItem } from './swagger.js';
+
+const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+const OBJECT_META = `${META}.ObjectMeta`;
+const LIST_META = `${META}.ListMeta`;
+const API_VERSIONS = `${META}.APIVersions`;
+const API_GROUP_LIST = `${META}.APIGroupList`;
+const API_GROUP = `${META}.APIGroup`;
+const API_RESOURCE_LIST = `${META}.APIResourceList`;
+const VERSION_INFO = 'io.k8s.apimachinery.pkg.version.Info';
+
+/** Always published: clients and tools look these up by name. */
+const ALWAYS: readonly string[] = [
+  META_DEFINITIONS.STATUS, META_DEFINITIONS.DELETE_OPTIONS, META_DEFINITIONS.PATCH, LIST_META, WATCH_EVENT,
+  API_RESOURCE_LIST, API_GROUP, API_GROUP_LIST, API_VERSIONS, VERSION_INFO,
+];
+
+export interface BuildSwaggerOptions {
+  readonly resources: readonly ResourceDefinition[];
+  readonly definitions: Definitions;
+  /** info.version, e.g. v1.36.0+kapi. */
+  readonly version: string;
+}
+
+export function buildSwagger(opts: BuildSwaggerOptions): SwaggerDocument {
+  const table: Record<string, OpenApiSchema> = { ...opts.definitions };
+  const paths: Record<string, SwaggerPathItem> = {};
+  for (const def of opts.resources) {
+    Object.assign(paths, resourcePaths(def, resourceSchemas(def, table)));
+  }
+  Object.assign(paths, discoveryPaths(opts.resources));
+  const served = new Set(opts.resources.map((r) => `${r.group}/${r.version}`));
+  const definitions: Record<string, OpenApiSchema> = {};
+  for (const name of [...reachable(paths, table)].sort()) definitions[name] = servedGvksOnly(table[name]!, served);
+  return {
+    swagger: '2.0',
+    info: { title: 'Kubernetes', version: opts.version },
+    paths: sortKeys(paths),
+    definitions,
+    securityDefinitions: { BearerToken: { type: 'apiKey', name: 'authorization', in: 'header' } },
+    security: [{ BearerToken: [] }],
+  };
+}
+
+/**
+ * The definitions a resource answers with. Kinds the table lacks (custom or test
+ * groups without a schema) get a minimal object schema that keeps unknown fields,
+ * as kube-apiserver publishes schemaless custom resources.
+ */
+function resourceSchemas(def: ResourceDefinition, table: Record<string, OpenApiSchema>): ResourceSchemas {
+  const gvk: GroupVersionKind = { group: def.group, version: def.version, kind: def.kind };
+  const kind = resolveSchemaName(def, table) ?? def.schemaName;
+  table[kind] ??= {
+    type: 'object',
+    properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { $ref: definitionRef(OBJECT_META) } },
+    'x-kubernetes-preserve-unknown-fields': true,
+    'x-kubernetes-group-version-kind': [gvk],
+  };
+  const list = kind.endsWith(def.kind) ? `${kind.slice(0, -def.kind.length)}${def.listKind}` : `${kind}List`;
+  table[list] ??= {
+    type: 'object',
+    required: ['items'],
+    properties: {
+      apiVersion: { type: 'string' },
+      items: { type: 'array', items: { $ref: definitionRef(kind) } },
+      kind: { type: 'string' },
+      metadata: { $ref: definitionRef(LIST_META) },
+    },
+    'x-kubernetes-group-version-kind': [{ ...gvk, kind: def.listKind }],
+  };
+  const subresources: Record<string, { schema: string; gvk: GroupVersionKind }> = {};
+  for (const [sub, subDef] of Object.entries(def.subresources)) {
+    const response = subDef.responseKind;
+    const schema = response === undefined ? undefined : definitionNameForGvk(response, table);
+    subresources[sub] = response !== undefined && schema !== undefined ? { schema, gvk: response } : { schema: kind, gvk };
+  }
+  return { kind, list, subresources };
+}
+
+function discoveryOperation(operationId: string, tag: string, schemaName: string, media = OBJECT_MEDIA_TYPES): SwaggerOperation {
+  return {
+    operationId,
+    tags: [tag],
+    consumes: media,
+    produces: media,
+    schemes: ['https'],
+    responses: { '200': { description: 'OK', schema: { $ref: definitionRef(schemaName) } }, '401': { description: 'Unauthorized' } },
+  };
+}
+
+/** /api/, /apis/, /apis/<g>/, the per-group-version resource lists and /version/. */
+function discoveryPaths(resources: readonly ResourceDefinition[]): Record<string, SwaggerPathItem> {
+  const paths: Record<string, SwaggerPathItem> = {
+    '/api/': { get: discoveryOperation('getCoreAPIVersions', 'core', API_VERSIONS) },
+    '/apis/': { get: discoveryOperation('getAPIVersions', 'apis', API_GROUP_LIST) },
+    '/version/': { get: discoveryOperation('getCodeVersion', 'version', VERSION_INFO, ['application/json']) },
+  };
+  for (const r of resources) {
+    const gv = `${groupWord(r.group)}${r.version[0]!.toUpperCase()}${r.version.slice(1)}`;
+    if (r.group === '') {
+      paths[`/api/${r.version}/`] = { get: discoveryOperation(`get${gv}APIResources`, groupVersionTag(r), API_RESOURCE_LIST) };
+      continue;
+    }
+    const word = groupWord(r.group);
+    paths[`/apis/${r.group}/`] = { get: discoveryOperation(`get${word}APIGroup`, `${word[0]!.toLowerCase()}${word.slice(1)}`, API_GROUP) };
+    paths[`/apis/${r.group}/${r.version}/`] = { get: discoveryOperation(`get${gv}APIResources`, groupVersionTag(r), API_RESOURCE_LIST) };
+  }
+  return paths;
+}
+
+/** Every $ref found anywhere below `value`. */
+export function collectRefs(value: unknown, into: (name: string) => void): void {
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const v of value) collectRefs(v, into);
+    return;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    if (key === '$ref' && typeof v === 'string') into(refName(v));
+    else collectRefs(v, into);
+  }
+}
+
+/** Names of the definitions the paths need, closed over references between definitions. */
+export function reachable(roots: unknown, table: Readonly<Record<string, OpenApiSchema>>, always: readonly string[] = ALWAYS): Set<string> {
+  const seen = new Set<string>();
+  const queue: string[] = [];
+  const visit = (name: string): void => {
+    if (seen.has(name) || table[name] === undefined) return;
+    seen.add(name);
+    queue.push(name);
+  };
+  collectRefs(roots, visit);
+  for (const name of always) visit(name);
+  while (queue.length > 0) collectRefs(table[queue.pop()!], visit);
+  return seen;
+}
+
+/**
+ * Shared meta types (DeleteOptions, WatchEvent) declare a GVK in every upstream group;
+ * publish only the groups we serve, so clients do not map kinds to absent groups.
+ */
+function servedGvksOnly(schema: OpenApiSchema, served: ReadonlySet<string>): OpenApiSchema {
+  const gvks = schema['x-kubernetes-group-version-kind'];
+  if (gvks === undefined) return schema;
+  const kept = gvks.filter((g) => served.has(`${g.group}/${g.version}`));
+  return kept.length === 0 || kept.length === gvks.length ? schema : { ...schema, 'x-kubernetes-group-version-kind': kept };
+}
+
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const key of Object.keys(record).sort()) out[key] = record[key]!;
+  return out;
+}

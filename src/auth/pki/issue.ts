@@ -31,6 +31,18 @@ function validity(clock: Clock, days: number): { notBefore: Date; notAfter: Date
   return { notBefore: new Date(now - BACKDATE_MS), notAfter: new Date(now + days * DAY_MS) };
 }
 
+/**
+ * A subject name. Values are given as explicit UTF8Strings: the library parses
+ * plain strings as RFC 4514 text, which would split a group like `a,b` or `a+b`.
+ * O before CN as Go's pkix.Name writes it, one RDN per O so group order survives
+ * (a multi-valued RDN is a DER SET, which sorts its members).
+ */
+function nameOf(opts: { commonName: string; organizations: readonly string[] }): InstanceType<typeof x509.Name> {
+  const rdns: Array<Record<string, Array<{ utf8String: string }>>> = opts.organizations.map((o) => ({ O: [{ utf8String: o }] }));
+  rdns.push({ CN: [{ utf8String: opts.commonName }] });
+  return new x509.Name(rdns);
+}
+
 export interface CreateCaOptions {
   readonly commonName: string;
   readonly validityDays: number;
@@ -41,7 +53,7 @@ export async function createCertificateAuthority(opts: CreateCaOptions): Promise
   const pair = await generateKeyPair();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serialNumber(),
-    name: [{ CN: [opts.commonName] }],
+    name: nameOf({ commonName: opts.commonName, organizations: [] }),
     ...validity(opts.clock, opts.validityDays),
     keys: pair.keys,
     signingAlgorithm: pair.algorithm,
@@ -74,10 +86,7 @@ export async function issueCertificate(opts: IssueCertificateOptions): Promise<C
   const caCert = new x509.X509Certificate(opts.ca.certPem);
   const signer = await importSigningKey(opts.ca.keyPem);
   const pair = await generateKeyPair();
-  // Go's pkix.Name order: O before CN.
-  const subject: Array<Record<string, string[]>> = [];
-  if ((opts.organizations ?? []).length > 0) subject.push({ O: [...opts.organizations!] });
-  subject.push({ CN: [opts.commonName] });
+  const subject = nameOf({ commonName: opts.commonName, organizations: opts.organizations ?? [] });
   const extensions: InstanceType<typeof x509.Extension>[] = [
     new x509.BasicConstraintsExtension(false, undefined, true),
     new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),

@@ -1,0 +1,21 @@
+// The authenticator kube-apiserver would build for kapi's flags today: the union
+// of the enabled authenticators (x509 only, for now) followed by the
+// authenticated-group adder. TODO(#3): bearer tokens, service accounts and
+// anonymous join here as their flags arrive.
+import type { X509Certificate } from 'node:crypto';
+import { parseCertificateBundle } from '../pki/pem.js';
+import type { Authenticator } from './authenticator.js';
+import { unionAuthenticator, withAuthenticatedGroup } from './union.js';
+import { createX509Authenticator } from './x509.js';
+
+export interface CreateAuthenticatorOptions {
+  /** PEM bundle of the client CA: `--client-ca-file`'s contents, or the generated CA. */
+  readonly clientCaPem: string;
+  readonly clock?: () => Date;
+}
+
+export function createAuthenticator(opts: CreateAuthenticatorOptions): Authenticator {
+  const roots: X509Certificate[] = parseCertificateBundle(opts.clientCaPem);
+  const x509 = createX509Authenticator({ roots, ...(opts.clock === undefined ? {} : { clock: opts.clock }) });
+  return withAuthenticatedGroup(unionAuthenticator(x509));
+}

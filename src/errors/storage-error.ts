@@ -1,7 +1,7 @@
 // Typed storage failures. Backends throw only these; the registry translates each
 // code once per verb into a Kubernetes Status (NotFound -> 404, Exists -> 409,
 // Conflict -> 409, Compacted -> 410 Expired, FutureRevision -> 504 Timeout,
-// Unavailable -> 503/500), so no backend detail reaches the wire.
+// Unavailable -> 503/500, BadRequest -> 400), so no backend detail reaches the wire.
 import type { KvEntry } from '../storage/kv.js';
 
 export type StorageErrorCode =
@@ -11,7 +11,11 @@ export type StorageErrorCode =
   | 'Compacted'
   | 'FutureRevision'
   | 'Unavailable'
-  | 'InvalidObject';
+  | 'InvalidObject'
+  // The request itself is malformed: a bad continue token, a resourceVersion that
+  // is not a number, a resourceVersion given together with continue. kube's
+  // storage answers these with 400 BadRequest and the same messages.
+  | 'BadRequest';
 
 export interface StorageErrorOptions {
   readonly key?: string;

@@ -34,6 +34,12 @@ export interface KvListResult {
   readonly revision: number;
   /** True when keys after the last returned one exist at that revision. */
   readonly more: boolean;
+  /**
+   * Optional: how many keys follow the last returned one at that revision, when
+   * the backend knows it cheaply (etcd's range count, one SQL count). Storage
+   * reports it as a list's remainingItemCount; absent means "not known".
+   */
+  readonly remaining?: number;
 }
 
 export interface KvPutOptions {

@@ -1,0 +1,85 @@
+// Watch over kv.watch with kube's etcd3 watcher semantics: objects carry the
+// event's revision as resourceVersion, and with a predicate an update that makes
+// an object start matching is ADDED and one that makes it stop matching is
+// DELETED carrying the previous (last matching) state at the event's revision.
+import { StorageError, isStorageError } from '../../errors/storage-error.js';
+import type { KubeObject } from '../../schema/object.js';
+import type { KV, KvEvent, KvWatch } from '../kv.js';
+import type { ObjectPredicate, StorageWatch, StorageWatchEvent, StorageWatchOptions } from '../storage.js';
+import { decodeObject, type ObjectCodec } from './codec.js';
+import { parseResourceVersion } from './resource-version.js';
+
+/**
+ * resourceVersion ""/"0" start from now. kube's "0" means "start from any
+ * state", which its watch cache serves from its current snapshot; with no cache
+ * below us the freshest state is now, so both mean the same here. Neither sends
+ * synthetic ADDED events for existing objects: whoever needs the initial state
+ * (the cacher, the watch handler) lists first and watches from the list's RV.
+ * Throws BadRequest for a malformed resourceVersion.
+ */
+export function watchObjects(
+  ctx: { kv: KV; codec: ObjectCodec },
+  prefix: string,
+  opts: StorageWatchOptions,
+): StorageWatch {
+  const rv = parseResourceVersion(opts.resourceVersion);
+  let closed = false;
+  // A backend may report an error while kv.watch() is still running; the
+  // handle then does not exist yet and is closed right after it does.
+  let kvWatch: KvWatch | undefined;
+  const fail = (err: Error): void => {
+    if (closed) return;
+    closed = true;
+    kvWatch?.close();
+    opts.onError(err);
+  };
+  kvWatch = ctx.kv.watch(prefix, {
+    ...(rv !== undefined && rv > 0 ? { afterRevision: rv } : {}),
+    onEvents: (events) => {
+      for (const e of events) {
+        if (closed) return;
+        let event: StorageWatchEvent | undefined;
+        try {
+          event = toWatchEvent(ctx.codec, e, opts.predicate);
+        } catch (err) {
+          fail(isStorageError(err) ? err : new StorageError('InvalidObject', String(err), { key: e.key, cause: err }));
+          return;
+        }
+        if (event !== undefined) opts.onEvent(event);
+      }
+    },
+    onError: (err) => {
+      fail(isStorageError(err) ? err : new StorageError('Unavailable', `watch failed: ${err.message}`, { cause: err }));
+    },
+    onProgress: (revision) => {
+      if (!closed) opts.onProgress?.(String(revision));
+    },
+  });
+  if (closed) kvWatch.close();
+  const handle = kvWatch;
+  return {
+    close() {
+      closed = true;
+      handle.close();
+    },
+  };
+}
+
+function toWatchEvent(
+  codec: ObjectCodec,
+  e: KvEvent,
+  predicate: ObjectPredicate | undefined,
+): StorageWatchEvent | undefined {
+  const decode = (value: Uint8Array): KubeObject => decodeObject(codec, { key: e.key, value, revision: e.revision });
+  const matches = (obj: KubeObject): boolean => predicate === undefined || predicate(obj);
+  // For a delete the KV gives the last value, so the object is the last state.
+  const obj = decode(e.value);
+  if (e.type === 'create') return matches(obj) ? { type: 'ADDED', object: obj } : undefined;
+  if (e.type === 'delete') return matches(obj) ? { type: 'DELETED', object: obj } : undefined;
+  if (predicate === undefined) return { type: 'MODIFIED', object: obj };
+  const old = e.previous === undefined ? undefined : decode(e.previous);
+  const was = old !== undefined && matches(old);
+  const is = matches(obj);
+  if (is) return { type: was ? 'MODIFIED' : 'ADDED', object: obj };
+  return was ? { type: 'DELETED', object: old } : undefined;
+}

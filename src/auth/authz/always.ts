@@ -1,0 +1,12 @@
+// The two static modes of --authorization-mode, with kube-apiserver's answers
+// (k8s.io/apiserver/pkg/authorization/authorizerfactory/builtin.go).
+import type { Authorizer } from './authorizer.js';
+
+export const alwaysAllow: Authorizer = async () => ({ decision: 'Allow', reason: '' });
+
+/**
+ * AlwaysDeny abstains rather than denies, exactly as kube's does, so an authorizer
+ * after it may still allow; when nobody does, its reason ends up in the 403
+ * message: `... in the namespace "default": Everything is forbidden.`
+ */
+export const alwaysDeny: Authorizer = async () => ({ decision: 'NoOpinion', reason: 'Everything is forbidden.' });

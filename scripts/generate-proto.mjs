@@ -32,9 +32,9 @@ const EXTRA_GROUPS = {
 };
 
 // Kinds that exist as messages but have no x-kubernetes-group-version-kind entry:
-// server-side printing and metadata-only lists live in meta.k8s.io.
+// metadata-only objects and lists live in meta.k8s.io. (Table has no message: a
+// protobuf Accept for it must fall back to JSON.)
 const EXTRA_KINDS = [
-  { apiVersion: 'meta.k8s.io/v1', kind: 'Table', message: 'k8s.io.apimachinery.pkg.apis.meta.v1.Table' },
   { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', message: 'k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata' },
   { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadataList', message: 'k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadataList' },
   { apiVersion: 'meta.k8s.io/v1beta1', kind: 'PartialObjectMetadataList', message: 'k8s.io.apimachinery.pkg.apis.meta.v1beta1.PartialObjectMetadataList' },
@@ -181,7 +181,10 @@ function describeKinds(types, definitions) {
       if (pkg !== null && gvk.kind === message.slice(message.lastIndexOf('.') + 1)) groupOfPackage.set(pkg[1], gvk.group);
     }
   }
-  for (const extra of EXTRA_KINDS) add(extra.apiVersion, extra.kind, extra.message);
+  for (const extra of EXTRA_KINDS) {
+    if (!messages.has(extra.message)) throw new Error(`EXTRA_KINDS names a missing message ${extra.message}`);
+    add(extra.apiVersion, extra.kind, extra.message);
+  }
   // Served-version gaps (alpha and beta versions the 1.36 document omits) still
   // have top-level messages: anything with ObjectMeta or ListMeta in field 1.
   for (const type of types) {

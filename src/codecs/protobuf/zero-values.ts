@@ -94,6 +94,10 @@ export const KEEP_ZERO: ReadonlySet<string> = new Set([
   'TokenRequestSpec.expirationSeconds',
   'TokenRequestStatus.token',
   'SubjectAccessReviewStatus.allowed',
+  // server-side printing: kubectl reads these columns as Go writes them
+  'TableColumnDefinition.format',
+  'TableColumnDefinition.description',
+  'TableColumnDefinition.priority',
 ]);
 
 /** Whether a zero value of `field` in `message` (short name, e.g. PodSpec) is kept. */

@@ -221,7 +221,6 @@ export const kindMessages: Readonly<Record<string, string>> = {
   "internal.apiserver.k8s.io/v1alpha1/WatchEvent": "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent",
   "meta.k8s.io/v1/PartialObjectMetadata": "k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata",
   "meta.k8s.io/v1/PartialObjectMetadataList": "k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadataList",
-  "meta.k8s.io/v1/Table": "k8s.io.apimachinery.pkg.apis.meta.v1.Table",
   "meta.k8s.io/v1beta1/PartialObjectMetadataList": "k8s.io.apimachinery.pkg.apis.meta.v1beta1.PartialObjectMetadataList",
   "networking.k8s.io/v1/DeleteOptions": "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions",
   "networking.k8s.io/v1/IPAddress": "k8s.io.api.networking.v1.IPAddress",

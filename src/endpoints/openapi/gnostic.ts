@@ -108,5 +108,7 @@ export function encodeGnosticV2(doc: SwaggerDocument): Uint8Array {
       additional_properties: Object.entries(doc.securityDefinitions).map(([name, d]) => ({ name, value: { api_key_security: { ...d } } })),
     },
   };
-  return DocumentType.encode(DocumentType.fromObject(message)).finish();
+  // The message is built with the exact field names and JS types of the descriptor, so
+  // it is encoded as is; fromObject would copy the whole tree once more.
+  return DocumentType.encode(message).finish();
 }

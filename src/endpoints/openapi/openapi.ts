@@ -33,8 +33,12 @@ export interface ServedDocument {
 export interface OpenApi {
   readonly swagger: SwaggerDocument;
   readonly v2: ServedDocument;
-  /** The gnostic protobuf encoding of v2; its validators are the JSON's (kube-openapi does the same). */
-  readonly v2Protobuf: Buffer;
+  /**
+   * The gnostic protobuf encoding of v2, encoded on first use and kept: only kubectl
+   * 1.27/1.28 and client-side apply ask for it, and it is the slowest part to build.
+   * Its validators are the JSON's (kube-openapi does the same).
+   */
+  readonly v2Protobuf: () => Buffer;
   readonly v3Index: ServedDocument;
   /** By index key: `api/v1`, `apis/apps/v1`, `api`, `apis`, `apis/apps`, `version`. */
   readonly v3: ReadonlyMap<string, ServedDocument>;
@@ -61,11 +65,12 @@ export function createOpenApi(opts: OpenApiOptions): OpenApi {
   const swagger = buildSwagger({ resources: opts.resources, definitions, version: opts.version ?? DEFAULT_OPENAPI_VERSION });
   const v3 = new Map<string, ServedDocument>();
   for (const [key, doc] of buildV3Documents(swagger)) v3.set(key, served(JSON.stringify(doc)));
+  let protobuf: Buffer | undefined;
   const index = { paths: Object.fromEntries([...v3].map(([key, doc]) => [key, { serverRelativeURL: v3Url(key, doc.hash) }])) };
   return {
     swagger,
     v2: served(JSON.stringify(swagger)),
-    v2Protobuf: Buffer.from(encodeGnosticV2(swagger)),
+    v2Protobuf: () => (protobuf ??= Buffer.from(encodeGnosticV2(swagger))),
     v3Index: served(JSON.stringify(index)),
     v3,
     lastModified: now().toUTCString(),

@@ -53,7 +53,7 @@ export function registerOpenApiRoutes(app: FastifyInstance, openapi: OpenApi): v
       request,
       reply,
       doc: openapi.v2,
-      body: protobuf ? openapi.v2Protobuf : openapi.v2.body,
+      body: protobuf ? openapi.v2Protobuf() : openapi.v2.body,
       contentType: protobuf ? GNOSTIC_V2_CONTENT_TYPE : JSON_MEDIA_TYPE,
       lastModified: openapi.lastModified,
     });

@@ -3,6 +3,7 @@
 // publish it, the generic store runs its strategy. Nobody writes a handler per
 // resource; differences live in the strategy or in data (resetFields, subresources).
 import type { FieldError } from '../errors/field-errors.js';
+import { definitionNameForGvk } from '../schema/definitions.js';
 import type { KubeObject } from '../schema/object.js';
 
 export type Scope = 'Namespaced' | 'Cluster';
@@ -87,16 +88,27 @@ export interface ResourceDefinition {
 export type ResourceDeclaration = Pick<ResourceDefinition, 'group' | 'version' | 'kind' | 'plural' | 'scope'> &
   Partial<Omit<ResourceDefinition, 'group' | 'version' | 'kind' | 'plural' | 'scope'>>;
 
+/**
+ * The OpenAPI definition that declares this group/version/kind. Go package names
+ * do not follow the group name (rbac.authorization.k8s.io is io.k8s.api.rbac.v1),
+ * so the generated table is asked; kinds it lacks get a derived name.
+ */
+function defaultSchemaName(decl: ResourceDeclaration): string {
+  const known = definitionNameForGvk({ group: decl.group, version: decl.version, kind: decl.kind });
+  if (known !== undefined) return known;
+  const groupPart = decl.group === '' ? 'core' : decl.group.split('.').reverse().join('.').replace(/^io\.k8s\./, '');
+  return `io.k8s.api.${groupPart}.${decl.version}.${decl.kind}`;
+}
+
 /** Fills the defaults so a plain stored kind is a dozen lines. */
 export function defineResource(decl: ResourceDeclaration): ResourceDefinition {
-  const groupPart = decl.group === '' ? 'core' : decl.group.split('.').reverse().join('.');
   return {
     listKind: `${decl.kind}List`,
     singular: decl.kind.toLowerCase(),
     shortNames: [],
     categories: [],
     verbs: decl.virtualCreate === undefined ? ALL_VERBS : ['create'],
-    schemaName: `io.k8s.api.${groupPart.replace(/^io\.k8s\./, '')}.${decl.version}.${decl.kind}`,
+    schemaName: decl.schemaName ?? defaultSchemaName(decl),
     nameValidation: 'subdomain',
     strategy: {},
     subresources: {},

@@ -1,0 +1,168 @@
+// HTTP benchmarks (issue #3): POST of a ~2 KiB ConfigMap over TLS with the admin
+// certificate at 16 in flight against the storage layer's own create throughput;
+// GET of one object over TLS against a bare Fastify answering the same bytes, on
+// HTTP/1.1 and HTTP/2; cold start to `kapi ready` and resident memory.
+import { spawn } from 'node:child_process';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpsRequest } from 'node:https';
+import { connect, type ClientHttp2Session } from 'node:http2';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bestOf, ratioRow, throughput, type Bench, type BenchRow } from './lib.js';
+import { freePort, residentMb, startKapiProcess, type KapiProcess } from './support/kapi-process.js';
+import { createObjectStore } from '../src/storage/object-store.js';
+import { openSqliteKv } from '../src/storage/sqlite/index.js';
+import type { Storage } from '../src/storage/storage.js';
+
+const VALUE = 'x'.repeat(2000);
+
+function configMap(name: string): object {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { payload: VALUE } };
+}
+
+interface Client {
+  request(method: string, path: string, body?: Buffer): Promise<{ status: number; body: Buffer }>;
+  close(): void;
+}
+
+function http1Client(port: number, creds: KapiProcess['credentials'], concurrency: number): Client {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency, ca: creds.ca, cert: creds.cert, key: creds.key });
+  return {
+    request(method, path, body) {
+      return new Promise((ok, fail) => {
+        const req = httpsRequest(
+          { host: '127.0.0.1', port, method, path, agent, headers: { 'content-type': 'application/json', accept: 'application/json' } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+          },
+        );
+        req.on('error', fail);
+        req.end(body);
+      });
+    },
+    close: () => agent.destroy(),
+  };
+}
+
+function http2Client(port: number, creds: KapiProcess['credentials']): Client {
+  const session: ClientHttp2Session = connect(`https://127.0.0.1:${port}`, { ca: creds.ca, cert: creds.cert, key: creds.key });
+  return {
+    request(method, path, body) {
+      return new Promise((ok, fail) => {
+        const stream = session.request({ ':method': method, ':path': path, 'content-type': 'application/json', accept: 'application/json' });
+        let status = 0;
+        const chunks: Buffer[] = [];
+        stream.on('response', (h) => (status = Number(h[':status'])));
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => ok({ status, body: Buffer.concat(chunks) }));
+        stream.on('error', fail);
+        stream.end(body);
+      });
+    },
+    close: () => session.close(),
+  };
+}
+
+async function storageCreateRate(storage: Storage, prefix: string, total: number): Promise<number> {
+  return throughput({
+    total,
+    concurrency: 16,
+    op: (i) => storage.create(`/configmaps/default/${prefix}-${i}`, configMap(`${prefix}-${i}`) as never),
+  });
+}
+
+async function postRate(client: Client, prefix: string, total: number): Promise<number> {
+  return throughput({
+    total,
+    concurrency: 16,
+    op: async (i) => {
+      const res = await client.request('POST', '/api/v1/namespaces/default/configmaps', Buffer.from(JSON.stringify(configMap(`${prefix}-${i}`))));
+      if (res.status !== 201) throw new Error(`POST answered ${res.status}: ${res.body.toString()}`);
+    },
+  });
+}
+
+async function getRate(client: Client, path: string, total: number, concurrency: number): Promise<number> {
+  return throughput({
+    total,
+    concurrency,
+    op: async () => {
+      const res = await client.request('GET', path);
+      if (res.status !== 200) throw new Error(`GET answered ${res.status}`);
+    },
+  });
+}
+
+async function startBareFastify(certDir: string, body: Buffer): Promise<{ port: number; stop(): void }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'kapi-bare-'));
+  const bodyFile = join(dir, 'body.json');
+  writeFileSync(bodyFile, body);
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'support/bare-fastify.js'), String(port), certDir, bodyFile], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((ok, fail) => {
+    child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && ok());
+    child.once('exit', (code) => fail(new Error(`bare fastify exited ${code}`)));
+  });
+  return {
+    port,
+    stop: () => {
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function run(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const kapi = await startKapiProcess();
+  try {
+    rows.push({ area: 'server', name: 'cold start to kapi ready (empty data dir)', baselineName: 'target', baseline: 1500, measured: kapi.readyMs, unit: 'ms', target: '< 1500 ms', pass: kapi.readyMs < 1500 });
+    const rss = residentMb(kapi.pid);
+    rows.push({ area: 'server', name: 'resident memory after start', baselineName: 'target', baseline: 150, measured: rss, unit: 'MB', target: '< 150 MB', pass: rss < 150 });
+
+    // The storage layer's own create rate: same objects, same SQLite settings, in-process.
+    const dir = mkdtempSync(join(tmpdir(), 'kapi-bench-store-'));
+    const storage = createObjectStore({ kv: openSqliteKv({ path: join(dir, 'kapi.db') }) });
+    const storeRate = await bestOf(2, () => storageCreateRate(storage, `s${Date.now()}`, 3000));
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+
+    const h1 = http1Client(kapi.port, kapi.credentials, 16);
+    const postH1 = await bestOf(2, () => postRate(h1, `p${Date.now()}`, 3000));
+    rows.push(ratioRow({ area: 'http/sqlite', name: 'POST 2 KiB ConfigMap, 16 in flight, HTTP/1.1 TLS', baselineName: 'storage create, same process', baseline: storeRate, measured: postH1, unit: 'ops/s', minRatio: 0.5 }));
+
+    const target = await h1.request('POST', '/api/v1/namespaces/default/configmaps', Buffer.from(JSON.stringify(configMap('bench-get'))));
+    const path = '/api/v1/namespaces/default/configmaps/bench-get';
+    const bytes = (await h1.request('GET', path)).body;
+    if (target.status !== 201 || bytes.length === 0) throw new Error('could not create the GET target');
+    const bare = await startBareFastify(join(kapi.dataDir, 'pki'), bytes);
+    try {
+      const bareH1 = http1Client(bare.port, kapi.credentials, 16);
+      const base1 = await bestOf(2, () => getRate(bareH1, path, 8000, 16));
+      const kapi1 = await bestOf(2, () => getRate(h1, path, 8000, 16));
+      rows.push(ratioRow({ area: 'http/get', name: 'GET one object, 16 in flight, HTTP/1.1 TLS', baselineName: 'bare Fastify, same bytes', baseline: base1, measured: kapi1, unit: 'ops/s', minRatio: 0.4 }));
+      bareH1.close();
+      const bareH2 = http2Client(bare.port, kapi.credentials);
+      const h2 = http2Client(kapi.port, kapi.credentials);
+      const base2 = await bestOf(2, () => getRate(bareH2, path, 8000, 16));
+      const kapi2 = await bestOf(2, () => getRate(h2, path, 8000, 16));
+      rows.push(ratioRow({ area: 'http/get', name: 'GET one object, 16 streams, HTTP/2 TLS', baselineName: 'bare Fastify, same bytes', baseline: base2, measured: kapi2, unit: 'ops/s', minRatio: 0.4 }));
+      const postH2 = await bestOf(2, () => postRate(h2, `q${Date.now()}`, 3000));
+      rows.push(ratioRow({ area: 'http/sqlite', name: 'POST 2 KiB ConfigMap, 16 streams, HTTP/2 TLS', baselineName: 'storage create, same process', baseline: storeRate, measured: postH2, unit: 'ops/s', minRatio: 0.5 }));
+      bareH2.close();
+      h2.close();
+    } finally {
+      bare.stop();
+    }
+    h1.close();
+  } finally {
+    await kapi.stop();
+  }
+  return rows;
+}
+
+export const bench: Bench = { name: 'http', run };

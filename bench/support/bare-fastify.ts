@@ -1,0 +1,22 @@
+// The GET baseline: a bare Fastify over the same TLS setup answering the same
+// bytes from memory. Run as a child: `node bare-fastify.js <port> <dir-with-pki>`.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastify from 'fastify';
+
+const [portText, certDir, bodyFile] = process.argv.slice(2);
+const body = readFileSync(bodyFile!);
+const app = fastify({
+  http2: true,
+  https: {
+    allowHTTP1: true,
+    key: readFileSync(join(certDir!, 'apiserver.key')),
+    cert: readFileSync(join(certDir!, 'apiserver.crt')),
+    ca: readFileSync(join(certDir!, 'ca.crt')),
+    requestCert: true,
+    rejectUnauthorized: false,
+  },
+});
+app.get('/*', async (_req, reply) => reply.header('Content-Type', 'application/json').send(body));
+await app.listen({ port: Number(portText), host: '127.0.0.1' });
+process.stdout.write('ready\n');

@@ -1,0 +1,147 @@
+// The composition root: flags -> certificates and kubeconfig -> storage ->
+// registry -> Fastify with the filter chain and every endpoint -> listen ->
+// bootstrap objects -> `kapi ready`. Nothing else in the code base builds
+// long-lived objects or reads flags.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pino, type Logger } from 'pino';
+import { builtinResources } from './apis/index.js';
+import { createAuthenticator } from './auth/authn/create.js';
+import { createRequestAuthenticator } from './auth/authn/request.js';
+import { createAuthorizer } from './auth/authz/create.js';
+import { createRequestAuthorizer } from './auth/authz/request.js';
+import { createApp } from './server/app.js';
+import { createChain } from './server/chain.js';
+import { registerHealthRoutes, checkOf } from './server/health.js';
+import { createApiMetrics, registerMetricsRoute } from './server/metrics.js';
+import { OptionsError, helpText, parseOptions, validateFiles, type Options, type ValidatedFiles } from './server/options.js';
+import { prepareCertificates } from './server/certificates.js';
+import { openKv } from './server/storage.js';
+import { registerVersionRoute } from './server/version.js';
+import { bootstrapNamespaces } from './server/bootstrap.js';
+import { buildDiscovery } from './endpoints/discovery/documents.js';
+import { registerDiscoveryRoutes } from './endpoints/discovery/routes.js';
+import { installResources } from './endpoints/installer.js';
+import { encodeStatusFor } from './endpoints/negotiation.js';
+import { createOpenApi, registerOpenApiRoutes } from './endpoints/openapi/index.js';
+import { createAdmissionChain } from './admission/chain.js';
+import { createRegistry } from './registry/registry.js';
+import { createObjectStore } from './storage/object-store.js';
+
+export interface RunningServer {
+  readonly url: string;
+  readonly kubeconfigPath: string;
+  close(): Promise<void>;
+}
+
+/** Public-info paths an unauthenticated caller may read (kube's system:public-info-viewer). */
+const ANONYMOUS_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
+
+function urlHost(bindAddress: string): string {
+  // A wildcard bind is reachable on loopback; IPv6 literals need brackets in URLs.
+  const host = bindAddress === '0.0.0.0' ? '127.0.0.1' : bindAddress === '::' ? '::1' : bindAddress;
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startServer(options: Options, files: ValidatedFiles, logger: Logger): Promise<RunningServer> {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const url = `https://${urlHost(options.bindAddress)}:${options.securePort}`;
+  const certs = await prepareCertificates({ options, files, serverUrl: url });
+
+  const kv = openKv({ options, logger });
+  const storage = createObjectStore({ kv });
+  const resources = builtinResources;
+  const registry = createRegistry({ storage, resources, admission: createAdmissionChain(), clock: () => new Date() });
+
+  const metrics = createApiMetrics();
+  const app = createApp({
+    tls: { key: certs.servingKey, cert: certs.servingCert, clientCa: certs.clientCa },
+    logger,
+    filters: createChain({
+      authenticate: createRequestAuthenticator({
+        authenticator: createAuthenticator({ clientCaPem: certs.clientCa }),
+        onRejected: (err) => logger.info({ reason: err.message }, 'Unable to authenticate the request'),
+      }),
+      authorize: createRequestAuthorizer(createAuthorizer({ modes: options.authorizationModes })),
+      anonymousPaths: ANONYMOUS_PATHS,
+    }),
+    renderStatus: encodeStatusFor,
+    metrics,
+  });
+
+  let bootstrapped = false;
+  let shuttingDown = false;
+  const storageCheck = checkOf(options.storageBackend === 'etcd3' ? 'etcd' : 'sqlite', () => storage.ping());
+  registerHealthRoutes(app, {
+    livez: [checkOf('ping', () => undefined), checkOf('log', () => undefined)],
+    readyz: [
+      checkOf('ping', () => undefined),
+      checkOf('log', () => undefined),
+      storageCheck,
+      checkOf('poststarthook/default-namespaces', () => {
+        if (!bootstrapped) throw new Error('default namespaces not created yet');
+      }),
+      checkOf('shutdown', () => {
+        if (shuttingDown) throw new Error('shutting down');
+      }),
+    ],
+    healthz: [checkOf('ping', () => undefined), checkOf('log', () => undefined), storageCheck],
+  });
+  registerVersionRoute(app, { gitCommit: process.env.KAPI_GIT_COMMIT ?? 'unknown', buildDate: process.env.KAPI_BUILD_DATE ?? '1970-01-01T00:00:00Z' });
+  registerMetricsRoute(app, metrics);
+  registerDiscoveryRoutes(app, buildDiscovery(resources, `${urlHost(options.bindAddress)}:${options.securePort}`));
+  registerOpenApiRoutes(app, createOpenApi({ resources }));
+  installResources(app, { registry, resources });
+
+  await app.listen({ port: options.securePort, host: options.bindAddress });
+  await bootstrapNamespaces(registry);
+  bootstrapped = true;
+  logger.info({ url, kubeconfig: certs.kubeconfigPath }, 'kapi ready');
+
+  return {
+    url,
+    kubeconfigPath: certs.kubeconfigPath,
+    async close() {
+      shuttingDown = true;
+      await app.close();
+      await storage.close();
+    },
+  };
+}
+
+export async function main(argv: string[]): Promise<void> {
+  let options: Options;
+  let files: ValidatedFiles;
+  try {
+    options = parseOptions(argv);
+    if (options.help) {
+      process.stdout.write(helpText());
+      return;
+    }
+    files = await validateFiles(options);
+  } catch (err) {
+    if (err instanceof OptionsError) {
+      process.stderr.write(`kapi: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = pino({ level: options.verbosity >= 4 ? 'debug' : 'info', base: { component: 'kapi' } });
+  const server = await startServer(options, files, logger);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'kapi stopping');
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}

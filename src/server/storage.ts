@@ -1,0 +1,32 @@
+// Chooses the KV backend from the flags: the embedded SQLite file in the data dir
+// (default) or etcd3. Above this point nothing knows which one it got.
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { KV } from '../storage/kv.js';
+import { openEtcdKv } from '../storage/etcd/index.js';
+import { openSqliteKv } from '../storage/sqlite/index.js';
+import type { Options } from './options.js';
+
+export function openKv(opts: { options: Options; logger: Logger }): KV {
+  const { options, logger } = opts;
+  if (options.storageBackend === 'etcd3') {
+    const { etcd } = options;
+    const tls =
+      etcd.caFile === undefined && etcd.certFile === undefined
+        ? undefined
+        : {
+            ...(etcd.caFile === undefined ? {} : { caFile: etcd.caFile }),
+            ...(etcd.certFile === undefined ? {} : { certFile: etcd.certFile }),
+            ...(etcd.keyFile === undefined ? {} : { keyFile: etcd.keyFile }),
+          };
+    return openEtcdKv({
+      endpoints: etcd.servers,
+      prefix: etcd.prefix,
+      compactionIntervalMs: etcd.compactionIntervalMs,
+      requestTimeoutMs: options.requestTimeoutMs,
+      ...(tls === undefined ? {} : { tls }),
+      logger: { warn: (obj, msg) => logger.warn(obj, msg) },
+    });
+  }
+  return openSqliteKv({ path: join(options.dataDir, 'kapi.db'), synchronous: options.sqliteSynchronous });
+}

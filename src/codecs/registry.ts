@@ -3,6 +3,7 @@
 // (endpoints/negotiation.ts) asks this registry; nothing else maps media types.
 import type { Codec } from './codec.js';
 import { JSON_MEDIA_TYPE, jsonCodec, prettyJsonCodec } from './json.js';
+import { hasProtobufMessage, protobufCodec } from './protobuf.js';
 import { YAML_MEDIA_TYPE, yamlCodec } from './yaml.js';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
@@ -40,6 +41,5 @@ export function createCodecRegistry(opts: { protobuf?: ProtobufSupport } = {}): 
   };
 }
 
-// TODO(#3): pass protobufCodec/hasProtobufMessage here once src/codecs/protobuf.ts lands.
-/** The server's codecs; main.ts may build its own with createCodecRegistry. */
-export const defaultCodecs: CodecRegistry = createCodecRegistry();
+/** The server's codecs: JSON, YAML and protobuf for the kinds it has messages for. */
+export const defaultCodecs: CodecRegistry = createCodecRegistry({ protobuf: { codec: protobufCodec, hasMessage: hasProtobufMessage } });

@@ -132,3 +132,6 @@ export function encodeStatusFor(request: FastifyRequest, status: StatusBody, cod
     return { contentType: codec.mediaType, body: codec.encode(status) };
   }
 }
+
+/** The error handler's hook (server/error-handler.ts RenderStatus) with the server's codecs. */
+export const renderStatus = (request: FastifyRequest, status: StatusBody): EncodedBody => encodeStatusFor(request, status);

@@ -1,0 +1,20 @@
+// POST: options -> body (codec, type checks, fieldValidation) -> store.create ->
+// 201 with the stored object (also for dryRun=All, as kube answers). Virtual kinds
+// (SelfSubjectReview) go through the same path; their store computes the answer.
+import { decodeObjectBody } from '../body.js';
+import { parseWriteOptions } from './options.js';
+import { addWarnings, respond, userOf, type Handler } from './scope.js';
+
+export const createHandler: Handler = async (request, reply, scope) => {
+  const options = parseWriteOptions(scope.query, 'CreateOptions');
+  const body = decodeObjectBody(request, { scope, fieldValidation: options.fieldValidation });
+  addWarnings(request, body.warnings);
+  const result = await scope.store.create(body.object, {
+    user: userOf(request),
+    namespace: scope.namespace,
+    dryRun: options.dryRun,
+    ...(options.fieldManager === undefined ? {} : { fieldManager: options.fieldManager }),
+  });
+  addWarnings(request, result.warnings);
+  return respond(request, reply, { code: 201, object: result.object, scope });
+};

@@ -1,0 +1,15 @@
+// GET of one object: resourceVersion/resourceVersionMatch pass to the store, which
+// validates them as kube does.
+import type { ResourceVersionMatch } from '../../storage/storage.js';
+import { respond, userOf, type Handler } from './scope.js';
+
+export const getHandler: Handler = async (request, reply, scope) => {
+  const object = await scope.store.get({
+    user: userOf(request),
+    namespace: scope.namespace,
+    name: scope.info.name,
+    resourceVersion: scope.query.get('resourceVersion') ?? undefined,
+    resourceVersionMatch: (scope.query.get('resourceVersionMatch') ?? undefined) as ResourceVersionMatch | undefined,
+  });
+  return respond(request, reply, { code: 200, object, scope });
+};

@@ -1,0 +1,39 @@
+// What every verb handler receives from the installer: the resolved resource, its
+// store, the codecs, and the request's query and effective namespace. Handlers are
+// generic (STYLE §3): everything resource-specific comes from the definition.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CodecRegistry } from '../../codecs/registry.js';
+import type { ResourceDefinition, UserInfo } from '../../registry/define-resource.js';
+import type { ResourceStore } from '../../registry/store/types.js';
+import type { RequestInfo } from '../context.js';
+import { encodeFor } from '../negotiation.js';
+
+/** Unknown-field detection for fieldValidation (schema/unknown-fields by default). */
+export type UnknownFieldFinder = (definition: ResourceDefinition, obj: unknown) => string[];
+
+export interface HandlerScope {
+  readonly definition: ResourceDefinition;
+  readonly store: ResourceStore;
+  readonly codecs: CodecRegistry;
+  readonly unknownFields: UnknownFieldFinder;
+  readonly info: RequestInfo;
+  readonly query: URLSearchParams;
+  /** The namespace the request addresses ('' for cluster-scoped kinds and all-namespace lists). */
+  readonly namespace: string;
+}
+
+export type Handler = (request: FastifyRequest, reply: FastifyReply, scope: HandlerScope) => Promise<FastifyReply>;
+
+export function userOf(request: FastifyRequest): UserInfo | undefined {
+  return request.kapi?.user;
+}
+
+export function addWarnings(request: FastifyRequest, warnings: readonly string[]): void {
+  if (warnings.length > 0) request.kapi.warnings.push(...warnings);
+}
+
+/** Writes an object in the negotiated codec. Negotiation ran before any work, so this cannot 406. */
+export function respond(request: FastifyRequest, reply: FastifyReply, opts: { code: number; object: unknown; scope: HandlerScope }): FastifyReply {
+  const encoded = encodeFor(request, opts.object as { apiVersion?: string; kind?: string }, opts.scope.codecs);
+  return reply.code(opts.code).header('Content-Type', encoded.contentType).send(encoded.body);
+}

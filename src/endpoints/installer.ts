@@ -1,0 +1,121 @@
+// Resource endpoints: two catch-all routes (/api/* and /apis/*) that dispatch on the
+// RequestInfo the filter chain resolved (resolved here when absent, e.g. in tests)
+// to the generic handler for the verb. Routes come from the definitions (STYLE §3):
+// an unknown group/version/resource or a path shape the resource does not have is
+// 404, a verb it does not serve is 405. Bodies reach handlers as raw bytes; codecs
+// decode them (body.ts). Static discovery routes (/api/v1, /apis/<g>/<v>) win over
+// these wildcards in Fastify's router.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
+import { methodNotSupported, requestEntityTooLarge } from '../errors/status-error.js';
+import type { ResourceDefinition, Verb } from '../registry/define-resource.js';
+import type { Registry } from '../registry/registry.js';
+import { findUnknownFields } from '../schema/unknown-fields.js';
+import type { RequestInfo } from './context.js';
+import { createHandler } from './handlers/create.js';
+import { deleteCollectionHandler, deleteHandler } from './handlers/delete.js';
+import { getHandler } from './handlers/get.js';
+import { listHandler } from './handlers/list.js';
+import type { Handler, UnknownFieldFinder } from './handlers/scope.js';
+import { updateHandler } from './handlers/update.js';
+import { negotiateOutput, isPretty } from './negotiation.js';
+import { resolveRequestInfo } from './request-info.js';
+
+/** kube-apiserver's default --max-request-bytes for a request body. */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export interface InstallOptions {
+  readonly registry: Registry;
+  readonly resources: readonly ResourceDefinition[];
+  readonly codecs?: CodecRegistry;
+  /** Default: the built-in OpenAPI table (schema/unknown-fields.ts). */
+  readonly unknownFields?: UnknownFieldFinder;
+}
+
+/** Handlers by verb; a verb without one answers 405 even where a definition lists it. */
+const HANDLERS: Partial<Record<Verb, Handler>> = {
+  get: getHandler,
+  list: listHandler,
+  create: createHandler,
+  update: updateHandler,
+  delete: deleteHandler,
+  deletecollection: deleteCollectionHandler,
+  // TODO(#3): patch (JSON, merge, strategic merge, apply) and watch.
+};
+
+function resourceKey(group: string, version: string, resource: string): string {
+  return `${group}/${version}/${resource}`;
+}
+
+/** Reads the body ourselves so the 3 MiB limit is a StatusError like every other failure. */
+async function readLimited(payload: Readable, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of payload) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    size += buf.length;
+    if (size > limit) {
+      payload.resume();
+      throw requestEntityTooLarge(`limit is ${limit}`);
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * Whether the URL's shape exists for this resource: namespaced kinds are addressed
+ * inside a namespace (only list/watch span all of them), cluster-scoped kinds never
+ * are — except a namespace itself (/api/v1/namespaces/<name>).
+ */
+function namespaceFor(info: RequestInfo, def: ResourceDefinition): string | undefined {
+  if (def.scope === 'Namespaced') {
+    if (info.namespace !== '') return info.namespace;
+    return info.name === '' && ['list', 'watch', 'create', 'deletecollection'].includes(info.verb) ? '' : undefined;
+  }
+  const isNamespaceItself = def.group === '' && def.plural === 'namespaces' && info.namespace === info.name;
+  return info.namespace === '' || isNamespaceItself ? '' : undefined;
+}
+
+/** The server's own 404 (the not-found handler renders kube's "could not find the requested resource"). */
+function notFound(reply: FastifyReply): FastifyReply {
+  reply.callNotFound();
+  return reply;
+}
+
+export function installResources(app: FastifyInstance, opts: InstallOptions): void {
+  const codecs = opts.codecs ?? defaultCodecs;
+  const unknownFields: UnknownFieldFinder = opts.unknownFields ?? ((def, obj) => findUnknownFields(def.schemaName, obj));
+  const definitions = new Map<string, ResourceDefinition>();
+  for (const def of opts.resources) definitions.set(resourceKey(def.group, def.version, def.plural), def);
+
+  async function dispatch(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const info = request.kapi?.info ?? resolveRequestInfo(request.method, request.url);
+    const def = info.isResourceRequest ? definitions.get(resourceKey(info.apiGroup, info.apiVersion, info.resource)) : undefined;
+    // The core group lives under /api only, every other group under /apis only.
+    if (def === undefined || (info.apiPrefix === 'api') !== (def.group === '') || info.subresource !== '') return notFound(reply);
+    const namespace = namespaceFor(info, def);
+    if (namespace === undefined) return notFound(reply);
+    const verb = info.verb as Verb;
+    const handler = HANDLERS[verb];
+    const gr = { group: def.group, resource: def.plural };
+    if (handler === undefined || !def.verbs.includes(verb)) throw methodNotSupported(gr, verb);
+    if (def.scope === 'Namespaced' && namespace === '' && (verb === 'create' || verb === 'deletecollection')) {
+      throw methodNotSupported(gr, verb);
+    }
+    // Negotiate the answer before any work: a 406 must not follow a write.
+    negotiateOutput({ accept: request.headers.accept, pretty: isPretty(request.query), codecs, type: { apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind } });
+    const q = request.url.indexOf('?');
+    const query = new URLSearchParams(q < 0 ? '' : request.url.slice(q + 1));
+    return handler(request, reply, { definition: def, store: opts.registry.store(def), codecs, unknownFields, info, query, namespace });
+  }
+
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', async (_request: FastifyRequest, payload: Readable) => readLimited(payload, MAX_BODY_BYTES));
+    for (const url of ['/api/*', '/apis/*']) {
+      scope.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url, bodyLimit: Number.MAX_SAFE_INTEGER, handler: dispatch });
+    }
+  });
+}

@@ -1,0 +1,40 @@
+// What every verb of the generic store shares: the definition, the storage, the
+// admission chain and the injected clock and uid source. Built once per resource
+// by registry.ts; the verb files (create.ts, update.ts, ...) take it as their first
+// argument and keep no state of their own.
+import type { AdmissionChain } from '../../admission/chain.js';
+import type { AdmissionAttributes, AdmissionLookup, AdmissionOperation } from '../../admission/plugin.js';
+import type { GroupResource, GroupVersionKind, GroupVersionResource, KubeObject } from '../../schema/object.js';
+import type { Storage } from '../../storage/storage.js';
+import type { ResourceDefinition } from '../define-resource.js';
+import type { WriteScope } from './types.js';
+
+export interface StoreContext {
+  readonly definition: ResourceDefinition;
+  readonly storage: Storage;
+  readonly admission: AdmissionChain;
+  readonly lookup: AdmissionLookup;
+  readonly clock: () => Date;
+  readonly uid: () => string;
+  readonly resource: GroupResource;
+  readonly gvr: GroupVersionResource;
+  readonly gvk: GroupVersionKind;
+}
+
+export function admissionAttributes(
+  ctx: StoreContext,
+  opts: { operation: AdmissionOperation; scope: WriteScope; name: string; object?: KubeObject; oldObject?: KubeObject },
+): AdmissionAttributes {
+  return {
+    operation: opts.operation,
+    resource: ctx.gvr,
+    subresource: '',
+    kind: ctx.gvk,
+    namespace: ctx.definition.scope === 'Namespaced' ? (opts.scope.namespace ?? '') : '',
+    name: opts.name,
+    object: opts.object,
+    oldObject: opts.oldObject,
+    user: opts.scope.user,
+    dryRun: opts.scope.dryRun === true,
+  };
+}

@@ -1,0 +1,50 @@
+// The generic store: one ResourceStore per definition, each verb in its own file,
+// all of them running the strategy in the order the store owns. Virtual resources
+// (definition.virtualCreate) store nothing: create answers what virtualCreate
+// computes and every other verb is refused.
+import { methodNotSupported } from '../../errors/status-error.js';
+import type { KubeObject } from '../../schema/object.js';
+import type { StoreContext } from './context.js';
+import { create } from './create.js';
+import { deleteCollection } from './delete-collection.js';
+import { remove } from './delete.js';
+import { setTypeMeta, thaw } from './metadata.js';
+import { get, list } from './read.js';
+import type { CreateOptions, ResourceStore, WriteResult } from './types.js';
+import { update } from './update.js';
+
+async function virtualCreate(ctx: StoreContext, input: KubeObject, opts: CreateOptions): Promise<WriteResult> {
+  const obj = thaw(input);
+  obj.metadata ??= {};
+  setTypeMeta(obj, ctx.definition);
+  const user = opts.user ?? { username: '', groups: [] };
+  const object = await ctx.definition.virtualCreate!(obj, { user, namespace: opts.namespace, dryRun: opts.dryRun === true });
+  return { object, warnings: [] };
+}
+
+export function createResourceStore(ctx: StoreContext): ResourceStore {
+  const def = ctx.definition;
+  if (def.virtualCreate !== undefined) {
+    const refuse = (verb: string) => () => Promise.reject(methodNotSupported(ctx.resource, verb));
+    return {
+      definition: def,
+      create: (obj, opts = {}) => virtualCreate(ctx, obj, opts),
+      get: refuse('get'),
+      list: refuse('list'),
+      update: refuse('update'),
+      delete: refuse('delete'),
+      deleteCollection: refuse('deletecollection'),
+    };
+  }
+  return {
+    definition: def,
+    create: (obj, opts) => create(ctx, obj, opts),
+    get: (opts) => get(ctx, opts),
+    list: (opts) => list(ctx, opts),
+    update: (obj, opts) => update(ctx, obj, opts),
+    delete: (opts) => remove(ctx, opts),
+    deleteCollection: (opts) => deleteCollection(ctx, opts),
+  };
+}
+
+export type * from './types.js';

@@ -1,0 +1,94 @@
+// The registry's client-facing contract: one ResourceStore per resource, used the
+// same way by HTTP handlers and by in-process callers (bootstrap, controllers).
+// Every method takes an options object carrying the request scope (user,
+// namespace) and throws only StatusError.
+import type { StatusDetails } from '../../errors/status-error.js';
+import type { KubeList, KubeObject } from '../../schema/object.js';
+import type { ObjectPredicate, Preconditions, ResourceVersionMatch } from '../../storage/storage.js';
+import type { ResourceDefinition, UserInfo } from '../define-resource.js';
+
+export interface RequestScope {
+  /** Who asks; admission and virtual resources read it. In-process callers may omit it. */
+  readonly user?: UserInfo;
+  /** The namespace from the URL; '' or absent for cluster-scoped kinds and all-namespace lists. */
+  readonly namespace?: string;
+}
+
+export interface WriteScope extends RequestScope {
+  /** dryRun=All: run every step, persist nothing. */
+  readonly dryRun?: boolean;
+  /** Validated by the handler; recorded in managedFields once apply/ computes field sets. */
+  readonly fieldManager?: string;
+}
+
+export type CreateOptions = WriteScope;
+
+export interface GetOptions extends RequestScope {
+  readonly name: string;
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: ResourceVersionMatch;
+}
+
+export interface ListOptions extends RequestScope {
+  readonly predicate?: ObjectPredicate;
+  readonly limit?: number;
+  readonly continue?: string;
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: ResourceVersionMatch;
+}
+
+export interface UpdateOptions extends WriteScope {
+  /** The name on the URL; the object's own name must agree. */
+  readonly name: string;
+}
+
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+
+export interface DeleteOptions extends WriteScope {
+  readonly name: string;
+  readonly preconditions?: Preconditions;
+  readonly propagationPolicy?: PropagationPolicy;
+  readonly gracePeriodSeconds?: number;
+}
+
+export type DeleteCollectionOptions = Omit<ListOptions, 'limit' | 'continue'> &
+  WriteScope & { readonly propagationPolicy?: PropagationPolicy; readonly gracePeriodSeconds?: number };
+
+export interface WriteResult {
+  readonly object: KubeObject;
+  /** Texts for Warning headers (strategy warnings). */
+  readonly warnings: readonly string[];
+}
+
+export interface UpdateResult extends WriteResult {
+  /** The PUT created the object (201). */
+  readonly created: boolean;
+}
+
+/** DELETE's Success Status (no `code`, as kube's store writes it). */
+export interface SuccessStatus {
+  readonly kind: 'Status';
+  readonly apiVersion: 'v1';
+  readonly metadata: Record<string, never>;
+  readonly status: 'Success';
+  readonly details: StatusDetails;
+}
+
+export interface DeleteResult {
+  /** The object as it was removed (or, while finalizers hold it, as it is now). */
+  readonly object: KubeObject;
+  /** What the DELETE answers: the object (returnDeletedObject or pending) or a Success Status. */
+  readonly response: KubeObject | SuccessStatus;
+  readonly warnings: readonly string[];
+}
+
+export interface ResourceStore {
+  readonly definition: ResourceDefinition;
+  create(obj: KubeObject, opts?: CreateOptions): Promise<WriteResult>;
+  get(opts: GetOptions): Promise<KubeObject>;
+  list(opts?: ListOptions): Promise<KubeList>;
+  update(obj: KubeObject, opts: UpdateOptions): Promise<UpdateResult>;
+  delete(opts: DeleteOptions): Promise<DeleteResult>;
+  /** Deletes every matching object; answers the list of what was deleted. */
+  deleteCollection(opts?: DeleteCollectionOptions): Promise<KubeList>;
+}

@@ -1,0 +1,66 @@
+// An in-process server for endpoint tests: the example.test group over memory
+// storage, a fixed admin user in place of the real filter chain, and a test-only
+// error handler that renders StatusErrors the way the real one does (via
+// encodeStatusFor). Time and uids are deterministic.
+import fastify, { type FastifyInstance } from 'fastify';
+import { createAdmissionChain } from '../../src/admission/chain.js';
+import { installResources } from '../../src/endpoints/installer.js';
+import { encodeStatusFor } from '../../src/endpoints/negotiation.js';
+import { resolveRequestInfo } from '../../src/endpoints/request-info.js';
+import { StatusError, internal, isStatusError } from '../../src/errors/status-error.js';
+import type { UserInfo } from '../../src/registry/define-resource.js';
+import { createRegistry, type Registry } from '../../src/registry/registry.js';
+import type { Storage } from '../../src/storage/storage.js';
+import { openMemoryKv } from '../../src/storage/memory/memory-kv.js';
+import { createObjectStore } from '../../src/storage/object-store.js';
+import { exampleResources, exampleUnknownFields, testNamespaces } from '../support/example-group.js';
+
+export const ADMIN: UserInfo = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
+export const NOW = new Date('2026-01-02T03:04:05.678Z');
+
+export interface Harness {
+  readonly app: FastifyInstance;
+  readonly registry: Registry;
+  readonly storage: Storage;
+  close(): Promise<void>;
+}
+
+function quoteWarning(text: string): string {
+  return `299 - "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+export async function createHarness(opts: { namespaces?: readonly string[] } = {}): Promise<Harness> {
+  const storage = createObjectStore({ kv: openMemoryKv() });
+  let uid = 0;
+  const registry = createRegistry({
+    storage,
+    resources: exampleResources,
+    admission: createAdmissionChain(),
+    clock: () => NOW,
+    uid: () => `uid-${++uid}`,
+  });
+  for (const name of opts.namespaces ?? ['default']) {
+    await registry.store(testNamespaces).create({ metadata: { name } });
+  }
+  const app = fastify();
+  app.addHook('onRequest', async (request) => {
+    request.kapi = { info: resolveRequestInfo(request.method, request.url), user: ADMIN, auditId: 'test', warnings: [] };
+  });
+  app.addHook('onSend', async (request, reply) => {
+    for (const w of request.kapi.warnings) reply.header('Warning', quoteWarning(w));
+  });
+  app.setErrorHandler((err, request, reply) => {
+    const status = isStatusError(err) ? err : internal(err);
+    const encoded = encodeStatusFor(request, status.toStatus());
+    for (const [name, value] of Object.entries(status.headers)) reply.header(name, value);
+    return reply.code(status.code).header('Content-Type', encoded.contentType).send(encoded.body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const status = new StatusError({ code: 404, reason: 'NotFound', message: 'the server could not find the requested resource', details: {} });
+    const encoded = encodeStatusFor(request, status.toStatus());
+    return reply.code(404).header('Content-Type', encoded.contentType).send(encoded.body);
+  });
+  installResources(app, { registry, resources: exampleResources, unknownFields: exampleUnknownFields });
+  await app.ready();
+  return { app, registry, storage, close: async () => { await app.close(); await storage.close(); } };
+}

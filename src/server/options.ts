@@ -1,0 +1,224 @@
+// Command-line options: kube-apiserver's flags (options/flags.ts) turned into one
+// typed, validated Options object that main.ts builds everything from. Parsing is
+// pure (argv and the working directory in, Options out); file checks that touch
+// the disk are a separate step (options/validate-files.ts). Every problem is one
+// line naming the flag; main prints each as `kapi: <line>` and exits 1.
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { isAuthorizationMode, UNSUPPORTED_AUTHORIZATION_MODES, type AuthorizationMode } from '../auth/authz/create.js';
+import { ArgvError, splitArgv } from './options/argv.js';
+import { parseGoDuration } from './options/go-duration.js';
+import { OptionsError } from './options/options-error.js';
+
+export { helpText } from './options/flags.js';
+export { OptionsError } from './options/options-error.js';
+export { validateFiles, type ValidatedFiles } from './options/validate-files.js';
+
+export type StorageBackend = 'sqlite' | 'etcd3';
+export type SqliteSynchronous = 'FULL' | 'NORMAL';
+
+export interface EtcdOptions {
+  readonly servers: readonly string[];
+  readonly prefix: string;
+  readonly caFile: string | undefined;
+  readonly certFile: string | undefined;
+  readonly keyFile: string | undefined;
+  /** 0 disables compaction requests. */
+  readonly compactionIntervalMs: number;
+}
+
+export interface Options {
+  readonly securePort: number;
+  readonly bindAddress: string;
+  /** Absolute. */
+  readonly dataDir: string;
+  /** Absolute; <dataDir>/pki unless --cert-dir was given. */
+  readonly certDir: string;
+  /** Where the admin kubeconfig is written at every start. */
+  readonly adminKubeconfigPath: string;
+  readonly storageBackend: StorageBackend;
+  readonly sqliteSynchronous: SqliteSynchronous;
+  readonly etcd: EtcdOptions;
+  /** Both or neither (validated). */
+  readonly tlsCertFile: string | undefined;
+  readonly tlsPrivateKeyFile: string | undefined;
+  /** undefined: trust the generated CA for client certificates. */
+  readonly clientCaFile: string | undefined;
+  readonly authorizationModes: readonly AuthorizationMode[];
+  readonly requestTimeoutMs: number;
+  readonly minRequestTimeoutSeconds: number;
+  /** klog's -v. */
+  readonly verbosity: number;
+  /** --help: print helpText() and exit 0; nothing else was validated. */
+  readonly help: boolean;
+}
+
+export interface ParseEnvironment {
+  /** Relative paths on the command line are resolved against it. */
+  readonly cwd: string;
+}
+
+const STORAGE_BACKENDS: readonly StorageBackend[] = ['sqlite', 'etcd3'];
+const SQLITE_SYNCHRONOUS: readonly SqliteSynchronous[] = ['FULL', 'NORMAL'];
+
+/** Reads typed flag values, recording one problem per bad value and falling back to the default. */
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly values: ReadonlyMap<string, readonly string[]>) {}
+
+  has(name: string): boolean {
+    return this.values.has(name);
+  }
+
+  /** Scalar flags: the last occurrence wins, as in pflag. */
+  string(name: string, fallback: string): string {
+    const all = this.values.get(name);
+    return all === undefined ? fallback : all[all.length - 1]!;
+  }
+
+  optionalPath(name: string, cwd: string): string | undefined {
+    const value = this.string(name, '');
+    return value === '' ? undefined : resolve(cwd, value);
+  }
+
+  list(name: string, fallback: readonly string[]): string[] {
+    const all = this.values.get(name);
+    if (all === undefined) return [...fallback];
+    return all.flatMap((v) => v.split(',')).filter((v) => v !== '');
+  }
+
+  int(name: string, fallback: number): number {
+    const text = this.string(name, String(fallback));
+    if (!/^[+-]?\d+$/.test(text)) {
+      this.problems.push(`invalid argument ${JSON.stringify(text)} for "--${name}" flag: not an integer`);
+      return fallback;
+    }
+    return Number(text);
+  }
+
+  bool(name: string): boolean {
+    const text = this.string(name, 'false');
+    if (['true', '1', 't', 'T', 'TRUE', 'True'].includes(text)) return true;
+    if (['false', '0', 'f', 'F', 'FALSE', 'False'].includes(text)) return false;
+    this.problems.push(`invalid argument ${JSON.stringify(text)} for "--${name}" flag: not a boolean`);
+    return false;
+  }
+
+  durationMs(name: string, fallback: string): number {
+    const text = this.string(name, fallback);
+    try {
+      return parseGoDuration(text);
+    } catch (err) {
+      this.problems.push(`invalid argument ${JSON.stringify(text)} for "--${name}" flag: ${(err as Error).message}`);
+      return parseGoDuration(fallback);
+    }
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const text = this.string(name, fallback);
+    if ((allowed as readonly string[]).includes(text)) return text as T;
+    this.problems.push(`--${name} ${JSON.stringify(text)} invalid, allowed values: ${allowed.join(', ')}`);
+    return fallback;
+  }
+}
+
+function authorizationModes(read: Reader): AuthorizationMode[] {
+  const modes = read.list('authorization-mode', ['AlwaysAllow']);
+  // kube-apiserver's BuiltInAuthorizationOptions.Validate wording.
+  if (modes.length === 0) read.problems.push('at least one authorization-mode must be passed');
+  const seen = new Set<string>();
+  const valid: AuthorizationMode[] = [];
+  for (const mode of modes) {
+    if (seen.has(mode)) read.problems.push(`authorization-mode ${JSON.stringify(mode)} has mode specified more than once`);
+    seen.add(mode);
+    if (isAuthorizationMode(mode)) valid.push(mode);
+    else if (UNSUPPORTED_AUTHORIZATION_MODES.includes(mode)) read.problems.push(`authorization-mode ${JSON.stringify(mode)} is not supported by kapi yet`);
+    else read.problems.push(`authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
+  }
+  return valid;
+}
+
+function etcdOptions(read: Reader, opts: { cwd: string; backend: StorageBackend }): EtcdOptions {
+  const servers = read.list('etcd-servers', []);
+  if (opts.backend === 'etcd3' && servers.length === 0) read.problems.push('--etcd-servers must be specified');
+  for (const server of servers) {
+    if (!/^https?:\/\/[^/]+/.test(server)) read.problems.push(`--etcd-servers ${JSON.stringify(server)} is not a URL like https://host:2379`);
+  }
+  const certFile = read.optionalPath('etcd-certfile', opts.cwd);
+  const keyFile = read.optionalPath('etcd-keyfile', opts.cwd);
+  if ((certFile === undefined) !== (keyFile === undefined)) read.problems.push('--etcd-certfile and --etcd-keyfile must be given together');
+  const compactionIntervalMs = read.durationMs('etcd-compaction-interval', '5m');
+  if (compactionIntervalMs < 0) read.problems.push('--etcd-compaction-interval can not be negative');
+  return {
+    servers,
+    prefix: read.string('etcd-prefix', '/registry'),
+    caFile: read.optionalPath('etcd-cafile', opts.cwd),
+    certFile,
+    keyFile,
+    compactionIntervalMs,
+  };
+}
+
+function servingOptions(read: Reader): { securePort: number; bindAddress: string } {
+  const securePort = read.int('secure-port', 6443);
+  if (securePort < 1 || securePort > 65535) {
+    read.problems.push(`--secure-port ${securePort} must be between 1 and 65535, inclusive. It cannot be turned off with 0`);
+  }
+  // kube: blank means every interface.
+  const bindText = read.string('bind-address', '127.0.0.1');
+  const bindAddress = bindText === '' ? '0.0.0.0' : bindText;
+  if (isIP(bindAddress) === 0) read.problems.push(`invalid argument ${JSON.stringify(bindText)} for "--bind-address" flag: not an IP address`);
+  return { securePort, bindAddress };
+}
+
+/**
+ * Throws OptionsError: at once for an unknown flag (nothing after it can be trusted),
+ * otherwise with every value problem found.
+ */
+export function parseOptions(argv: readonly string[], env: ParseEnvironment = { cwd: process.cwd() }): Options {
+  let parsed;
+  try {
+    parsed = splitArgv(argv);
+  } catch (err) {
+    if (err instanceof ArgvError) throw new OptionsError([err.message]);
+    throw err;
+  }
+  const read = new Reader(parsed.values);
+  if (parsed.positional.length > 0) read.problems.push(`kapi does not take any arguments, got ${JSON.stringify(parsed.positional)}`);
+  const help = read.bool('help');
+
+  const dataDir = resolve(env.cwd, read.string('data-dir', './data'));
+  const storageBackend = read.oneOf('storage-backend', STORAGE_BACKENDS, 'sqlite');
+  const tlsCertFile = read.optionalPath('tls-cert-file', env.cwd);
+  const tlsPrivateKeyFile = read.optionalPath('tls-private-key-file', env.cwd);
+  if ((tlsCertFile === undefined) !== (tlsPrivateKeyFile === undefined)) {
+    read.problems.push('--tls-cert-file and --tls-private-key-file must be given together');
+  }
+  const minRequestTimeoutSeconds = read.int('min-request-timeout', 1800);
+  if (minRequestTimeoutSeconds < 0) read.problems.push('--min-request-timeout can not be negative value');
+  const requestTimeoutMs = read.durationMs('request-timeout', '1m');
+  if (requestTimeoutMs < 0) read.problems.push('--request-timeout can not be negative value');
+  const verbosity = read.int('v', 0);
+  if (verbosity < 0) read.problems.push(`-v ${verbosity} must be a non-negative integer`);
+
+  const options: Options = {
+    ...servingOptions(read),
+    dataDir,
+    certDir: read.has('cert-dir') ? resolve(env.cwd, read.string('cert-dir', '')) : resolve(dataDir, 'pki'),
+    adminKubeconfigPath: resolve(dataDir, 'admin.kubeconfig'),
+    storageBackend,
+    sqliteSynchronous: read.oneOf('sqlite-synchronous', SQLITE_SYNCHRONOUS, 'FULL'),
+    etcd: etcdOptions(read, { cwd: env.cwd, backend: storageBackend }),
+    tlsCertFile,
+    tlsPrivateKeyFile,
+    clientCaFile: read.optionalPath('client-ca-file', env.cwd),
+    authorizationModes: authorizationModes(read),
+    requestTimeoutMs,
+    minRequestTimeoutSeconds,
+    verbosity,
+    help,
+  };
+  // --help answers even a command line with bad values, as cobra does.
+  if (read.problems.length > 0 && !help) throw new OptionsError(read.problems);
+  return options;
+}

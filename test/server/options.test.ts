@@ -1,0 +1,125 @@
+import { describe, expect, test } from 'vitest';
+import { helpText, OptionsError, parseOptions, type Options } from '../../src/server/options.js';
+
+const env = { cwd: '/srv/kapi' };
+
+const DEFAULTS: Options = {
+  securePort: 6443,
+  bindAddress: '127.0.0.1',
+  dataDir: '/srv/kapi/data',
+  certDir: '/srv/kapi/data/pki',
+  adminKubeconfigPath: '/srv/kapi/data/admin.kubeconfig',
+  storageBackend: 'sqlite',
+  sqliteSynchronous: 'FULL',
+  etcd: { servers: [], prefix: '/registry', caFile: undefined, certFile: undefined, keyFile: undefined, compactionIntervalMs: 300_000 },
+  tlsCertFile: undefined,
+  tlsPrivateKeyFile: undefined,
+  clientCaFile: undefined,
+  authorizationModes: ['AlwaysAllow'],
+  requestTimeoutMs: 60_000,
+  minRequestTimeoutSeconds: 1800,
+  verbosity: 0,
+  help: false,
+};
+
+describe('parseOptions accepts', () => {
+  const cases: Array<{ name: string; argv: string[]; want: Partial<Options> }> = [
+    { name: 'nothing: the defaults', argv: [], want: {} },
+    { name: '--flag=value', argv: ['--secure-port=7443'], want: { securePort: 7443 } },
+    { name: '--flag value', argv: ['--secure-port', '7443'], want: { securePort: 7443 } },
+    { name: 'last occurrence wins', argv: ['--secure-port=1', '--secure-port=2'], want: { securePort: 2 } },
+    { name: 'any IPv4 bind address', argv: ['--bind-address=0.0.0.0'], want: { bindAddress: '0.0.0.0' } },
+    { name: 'an IPv6 bind address', argv: ['--bind-address', '::1'], want: { bindAddress: '::1' } },
+    { name: 'a blank bind address means every interface', argv: ['--bind-address='], want: { bindAddress: '0.0.0.0' } },
+    {
+      name: 'data dir moves the cert dir and kubeconfig',
+      argv: ['--data-dir', 'var/kapi'],
+      want: { dataDir: '/srv/kapi/var/kapi', certDir: '/srv/kapi/var/kapi/pki', adminKubeconfigPath: '/srv/kapi/var/kapi/admin.kubeconfig' },
+    },
+    { name: 'an explicit cert dir is relative to the working directory', argv: ['--data-dir=/d', '--cert-dir=certs'], want: { dataDir: '/d', certDir: '/srv/kapi/certs', adminKubeconfigPath: '/d/admin.kubeconfig' } },
+    {
+      name: 'etcd3 with its flags',
+      argv: ['--storage-backend=etcd3', '--etcd-servers=https://a:2379,https://b:2379', '--etcd-servers', 'https://c:2379', '--etcd-prefix=/kapi', '--etcd-cafile=ca.pem', '--etcd-certfile=/c.pem', '--etcd-keyfile=/k.pem', '--etcd-compaction-interval=0'],
+      want: {
+        storageBackend: 'etcd3',
+        etcd: { servers: ['https://a:2379', 'https://b:2379', 'https://c:2379'], prefix: '/kapi', caFile: '/srv/kapi/ca.pem', certFile: '/c.pem', keyFile: '/k.pem', compactionIntervalMs: 0 },
+      },
+    },
+    { name: 'sqlite synchronous NORMAL', argv: ['--sqlite-synchronous=NORMAL'], want: { sqliteSynchronous: 'NORMAL' } },
+    { name: 'TLS pair', argv: ['--tls-cert-file=s.crt', '--tls-private-key-file', '/k/s.key'], want: { tlsCertFile: '/srv/kapi/s.crt', tlsPrivateKeyFile: '/k/s.key' } },
+    { name: 'client CA', argv: ['--client-ca-file=/etc/ca.crt'], want: { clientCaFile: '/etc/ca.crt' } },
+    { name: 'authorization modes in order', argv: ['--authorization-mode=AlwaysDeny,AlwaysAllow'], want: { authorizationModes: ['AlwaysDeny', 'AlwaysAllow'] } },
+    { name: 'Go durations', argv: ['--request-timeout=1m30s', '--etcd-compaction-interval', '1.5h'], want: { requestTimeoutMs: 90_000, etcd: { ...DEFAULTS.etcd, compactionIntervalMs: 5_400_000 } } },
+    { name: 'min request timeout', argv: ['--min-request-timeout=60'], want: { minRequestTimeoutSeconds: 60 } },
+    { name: '-v N', argv: ['-v', '4'], want: { verbosity: 4 } },
+    { name: '-v=N', argv: ['-v=3'], want: { verbosity: 3 } },
+    { name: '-vN', argv: ['-v2'], want: { verbosity: 2 } },
+    { name: '--v=N', argv: ['--v=5'], want: { verbosity: 5 } },
+    { name: '--help', argv: ['--help'], want: { help: true } },
+    { name: '-h', argv: ['-h'], want: { help: true } },
+    { name: '--help=false', argv: ['--help=false'], want: { help: false } },
+    { name: '--help skips value validation', argv: ['--secure-port=0', '--help'], want: { help: true, securePort: 0 } },
+  ];
+  for (const c of cases) {
+    test(c.name, () => {
+      expect(parseOptions(c.argv, env)).toEqual({ ...DEFAULTS, ...c.want });
+    });
+  }
+});
+
+describe('parseOptions rejects', () => {
+  const cases: Array<{ name: string; argv: string[]; want: string[] }> = [
+    { name: 'an unknown flag', argv: ['--foo=1'], want: ['unknown flag: --foo'] },
+    { name: 'an unknown flag stops before value checks', argv: ['--secure-port=0', '--foo'], want: ['unknown flag: --foo'] },
+    { name: 'a kube flag not offered yet', argv: ['--token-auth-file=/t.csv'], want: ['flag --token-auth-file is not supported by kapi yet'] },
+    { name: 'a single-dash long flag', argv: ['-secure-port=1'], want: ["unknown shorthand flag: 's' in -secure-port=1"] },
+    { name: 'a missing value', argv: ['--data-dir'], want: ['flag needs an argument: --data-dir'] },
+    { name: 'positional arguments', argv: ['serve'], want: ['kapi does not take any arguments, got ["serve"]'] },
+    { name: 'port 0', argv: ['--secure-port=0'], want: ['--secure-port 0 must be between 1 and 65535, inclusive. It cannot be turned off with 0'] },
+    { name: 'port too large', argv: ['--secure-port=70000'], want: ['--secure-port 70000 must be between 1 and 65535, inclusive. It cannot be turned off with 0'] },
+    { name: 'port not a number', argv: ['--secure-port=https'], want: ['invalid argument "https" for "--secure-port" flag: not an integer'] },
+    { name: 'bad IP', argv: ['--bind-address=localhost'], want: ['invalid argument "localhost" for "--bind-address" flag: not an IP address'] },
+    { name: 'bad storage backend', argv: ['--storage-backend=etcd2'], want: ['--storage-backend "etcd2" invalid, allowed values: sqlite, etcd3'] },
+    { name: 'etcd3 without servers', argv: ['--storage-backend=etcd3'], want: ['--etcd-servers must be specified'] },
+    { name: 'etcd server not a URL', argv: ['--etcd-servers=a:2379'], want: ['--etcd-servers "a:2379" is not a URL like https://host:2379'] },
+    { name: 'etcd cert without key', argv: ['--etcd-certfile=/c'], want: ['--etcd-certfile and --etcd-keyfile must be given together'] },
+    { name: 'bad sqlite synchronous', argv: ['--sqlite-synchronous=OFF'], want: ['--sqlite-synchronous "OFF" invalid, allowed values: FULL, NORMAL'] },
+    { name: 'TLS cert without key', argv: ['--tls-cert-file=/s.crt'], want: ['--tls-cert-file and --tls-private-key-file must be given together'] },
+    { name: 'unknown authorization mode', argv: ['--authorization-mode=Magic'], want: ['authorization-mode "Magic" is not a valid mode'] },
+    { name: 'authorization mode not offered yet', argv: ['--authorization-mode=Node,RBAC'], want: ['authorization-mode "Node" is not supported by kapi yet', 'authorization-mode "RBAC" is not supported by kapi yet'] },
+    { name: 'duplicate authorization mode', argv: ['--authorization-mode=AlwaysAllow,AlwaysAllow'], want: ['authorization-mode "AlwaysAllow" has mode specified more than once'] },
+    { name: 'empty authorization mode', argv: ['--authorization-mode='], want: ['at least one authorization-mode must be passed'] },
+    { name: 'bad duration', argv: ['--request-timeout=60'], want: ['invalid argument "60" for "--request-timeout" flag: time: invalid duration "60"'] },
+    { name: 'negative duration', argv: ['--etcd-compaction-interval=-1m'], want: ['--etcd-compaction-interval can not be negative'] },
+    { name: 'bad boolean', argv: ['--help=yes'], want: ['invalid argument "yes" for "--help" flag: not a boolean'] },
+    {
+      name: 'every value problem at once',
+      argv: ['--secure-port=0', '--bind-address=x', '--storage-backend=etcd3'],
+      want: [
+        '--secure-port 0 must be between 1 and 65535, inclusive. It cannot be turned off with 0',
+        'invalid argument "x" for "--bind-address" flag: not an IP address',
+        '--etcd-servers must be specified',
+      ],
+    },
+  ];
+  for (const c of cases) {
+    test(c.name, () => {
+      let caught: unknown;
+      try {
+        parseOptions(c.argv, env);
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught).toBeInstanceOf(OptionsError);
+      expect([...(caught as OptionsError).problems].sort()).toEqual([...c.want].sort());
+      for (const line of (caught as OptionsError).problems) expect(line).not.toContain('\n');
+    });
+  }
+});
+
+test('help lists every flag with its default', () => {
+  const text = helpText();
+  for (const line of ['--secure-port int', '(default 6443)', '--bind-address string', '--etcd-compaction-interval duration', '(default 5m0s)', '-v, --v int', '--authorization-mode strings']) {
+    expect(text).toContain(line);
+  }
+});

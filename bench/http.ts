@@ -12,6 +12,8 @@ import { bestOf, ratioRow, throughput, type Bench, type BenchRow } from './lib.j
 import { freePort, residentMb, startKapiProcess, type KapiProcess } from './support/kapi-process.js';
 import { createObjectStore } from '../src/storage/object-store.js';
 import { openSqliteKv } from '../src/storage/sqlite/index.js';
+import { openEtcdKv } from '../src/storage/etcd/index.js';
+import { etcdAvailable, startEtcd } from './support/etcd-process.js';
 import type { Storage } from '../src/storage/storage.js';
 
 const VALUE = 'x'.repeat(2000);
@@ -116,7 +118,36 @@ async function startBareFastify(certDir: string, body: Buffer): Promise<{ port: 
   };
 }
 
+/** POST through kapi on etcd against the object store on the same etcd, same run. */
+async function etcdRows(): Promise<BenchRow[]> {
+  if (!etcdAvailable()) {
+    process.stderr.write('bench http: no etcd binary, etcd rows skipped\n');
+    return [];
+  }
+  const etcd = await startEtcd();
+  try {
+    const storage = createObjectStore({ kv: openEtcdKv({ endpoints: [etcd.endpoint], prefix: '/bench-store', compactionIntervalMs: 0 }) });
+    const storeRate = await bestOf(2, () => storageCreateRate(storage, `s${Date.now()}`, 2000));
+    await storage.close();
+    const kapi = await startKapiProcess(['--storage-backend=etcd3', `--etcd-servers=${etcd.endpoint}`]);
+    try {
+      const h1 = http1Client(kapi.port, kapi.credentials, 16);
+      const post = await bestOf(2, () => postRate(h1, `p${Date.now()}`, 2000));
+      h1.close();
+      return [ratioRow({ area: 'http/etcd', name: 'POST 2 KiB ConfigMap, 16 in flight, HTTP/1.1 TLS', baselineName: 'storage create on the same etcd', baseline: storeRate, measured: post, unit: 'ops/s', minRatio: 0.5 })];
+    } finally {
+      await kapi.stop();
+    }
+  } finally {
+    await etcd.stop();
+  }
+}
+
 async function run(): Promise<BenchRow[]> {
+  return [...(await sqliteRows()), ...(await etcdRows())];
+}
+
+async function sqliteRows(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const kapi = await startKapiProcess();
   try {

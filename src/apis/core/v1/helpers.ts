@@ -1,0 +1,80 @@
+// Small pieces the core/v1 strategies share: status carry-over, generation
+// bumps and the keyed-data rules of ConfigMaps and Secrets. Strategies stay
+// declarative by composing these instead of repeating them per kind.
+import type { KubeObject } from '../../../schema/object.js';
+import { type FieldError, type FieldPath, invalidValue } from '../../../errors/field-errors.js';
+import { deepEqual } from '../../../registry/validation/common.js';
+import { isConfigMapKey } from '../../../registry/validation/names.js';
+
+export type Json = Record<string, unknown>;
+
+/** The object's field as a mutable record, created when absent. */
+export function ensureObject(parent: Json, field: string): Json {
+  const v = parent[field];
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as Json;
+  const created: Json = {};
+  parent[field] = created;
+  return created;
+}
+
+export function objectAt(parent: unknown, field: string): Json | undefined {
+  if (parent === null || typeof parent !== 'object') return undefined;
+  const v = (parent as Json)[field];
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
+}
+
+export function arrayAt(parent: unknown, field: string): Json[] {
+  if (parent === null || typeof parent !== 'object') return [];
+  const v = (parent as Json)[field];
+  return Array.isArray(v) ? (v.filter((x) => x !== null && typeof x === 'object') as Json[]) : [];
+}
+
+export function stringAt(parent: unknown, field: string): string {
+  const v = parent === null || typeof parent !== 'object' ? undefined : (parent as Json)[field];
+  return typeof v === 'string' ? v : '';
+}
+
+/** Sets a default only where the client left the field out (kube's SetDefaults_*). */
+export function setDefault(obj: Json, field: string, value: unknown): void {
+  if (obj[field] === undefined || obj[field] === null || obj[field] === '') obj[field] = value;
+}
+
+/** Status on update of the main resource: the stored one wins (status is written via /status). */
+export function keepStatus(next: KubeObject, prev: KubeObject): void {
+  if (prev.status === undefined) delete next.status;
+  else next.status = structuredClone(prev.status);
+}
+
+/** Kinds with a spec the controllers observe: generation 1 on create, +1 when spec changes. */
+export function bumpGenerationIfChanged(next: KubeObject, prev: KubeObject, field = 'spec'): void {
+  const generation = prev.metadata.generation ?? 1;
+  next.metadata.generation = deepEqual(next[field], prev[field]) ? generation : generation + 1;
+}
+
+/** Bytes in a data map: base64 values (binary fields) count decoded, strings count as UTF-8. */
+export function dataSize(data: unknown, base64: boolean): number {
+  if (data === null || typeof data !== 'object') return 0;
+  let total = 0;
+  for (const v of Object.values(data as Json)) {
+    const s = typeof v === 'string' ? v : '';
+    total += base64 ? Buffer.from(s, 'base64').length : Buffer.byteLength(s);
+  }
+  return total;
+}
+
+/** Keys of data maps become file names in volumes; `other` names the sibling map that must not share keys. */
+export function validateDataKeys(data: unknown, p: FieldPath, other?: { data: unknown; name: string }): FieldError[] {
+  if (data === null || typeof data !== 'object') return [];
+  const errs: FieldError[] = [];
+  const otherKeys = other?.data !== null && typeof other?.data === 'object' ? (other.data as Json) : {};
+  for (const key of Object.keys(data as Json)) {
+    for (const msg of isConfigMapKey(key)) errs.push(invalidValue(p.key(key), key, msg));
+    if (other !== undefined && Object.prototype.hasOwnProperty.call(otherKeys, key)) {
+      errs.push(invalidValue(p.key(key), key, `duplicate of key present in ${other.name}`));
+    }
+  }
+  return errs;
+}
+
+/** ConfigMaps and Secrets sum their payload against one limit (kube's MaxSecretSize). */
+export const MAX_SECRET_SIZE = 1024 * 1024;

@@ -1,0 +1,76 @@
+// Namespaces: cluster scoped, named as DNS labels. Create forces status Active and
+// the 'kubernetes' finalizer that the namespace lifecycle controller removes (via
+// /finalize) once it has deleted the contents; DELETE therefore only marks the
+// namespace Terminating first (see src/controllers/namespace-lifecycle.ts).
+import { defineResource } from '../../../registry/define-resource.js';
+import type { KubeObject } from '../../../schema/object.js';
+import { type FieldError, invalidValue, path } from '../../../errors/field-errors.js';
+import { isQualifiedName } from '../../../registry/validation/names.js';
+import { ensureObject, keepStatus, objectAt, stringAt } from './helpers.js';
+
+export const FINALIZER_KUBERNETES = 'kubernetes';
+/** Label kube stamps on every namespace so selectors can pick namespaces by name. */
+export const LABEL_METADATA_NAME = 'kubernetes.io/metadata.name';
+const STANDARD_FINALIZERS = new Set([FINALIZER_KUBERNETES, 'orphan', 'foregroundDeletion']);
+
+function stampNameLabel(ns: KubeObject): void {
+  ns.metadata.labels = { ...(ns.metadata.labels ?? {}), [LABEL_METADATA_NAME]: ns.metadata.name ?? '' };
+}
+
+function prepareForCreate(ns: KubeObject): void {
+  ns.status = { phase: 'Active' };
+  const spec = ensureObject(ns, 'spec');
+  const finalizers = Array.isArray(spec.finalizers) ? (spec.finalizers as string[]) : [];
+  spec.finalizers = finalizers.includes(FINALIZER_KUBERNETES) ? finalizers : [...finalizers, FINALIZER_KUBERNETES];
+  stampNameLabel(ns);
+}
+
+/** spec.finalizers only change through /finalize; status only through /status. */
+function prepareForUpdate(next: KubeObject, prev: KubeObject): void {
+  const prevFinalizers = objectAt(prev, 'spec')?.finalizers;
+  const spec = ensureObject(next, 'spec');
+  if (prevFinalizers === undefined) delete spec.finalizers;
+  else spec.finalizers = structuredClone(prevFinalizers);
+  if (Object.keys(spec).length === 0 && prev.spec === undefined) delete next.spec;
+  keepStatus(next, prev);
+  stampNameLabel(next);
+}
+
+export function validateNamespace(ns: KubeObject): FieldError[] {
+  const finalizers = objectAt(ns, 'spec')?.finalizers;
+  if (!Array.isArray(finalizers)) return [];
+  const p = path('spec', 'finalizers');
+  const errs: FieldError[] = [];
+  for (const f of finalizers as string[]) {
+    for (const msg of isQualifiedName(f)) errs.push(invalidValue(p, f, msg));
+    if (!f.includes('/') && !STANDARD_FINALIZERS.has(f)) {
+      errs.push(invalidValue(p, f, 'name is neither a standard finalizer name nor is it fully qualified'));
+    }
+  }
+  return errs;
+}
+
+export const namespaces = defineResource({
+  group: '',
+  version: 'v1',
+  kind: 'Namespace',
+  plural: 'namespaces',
+  scope: 'Cluster',
+  shortNames: ['ns'],
+  nameValidation: 'label',
+  strategy: {
+    resetFields: ['status'],
+    prepareForCreate,
+    prepareForUpdate,
+    validate: validateNamespace,
+    validateUpdate: (next) => validateNamespace(next),
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: true,
+    returnDeletedObject: true,
+    selectableFields: (ns) => ({ 'status.phase': stringAt(ns.status, 'phase') }),
+  },
+  subresources: {
+    status: { verbs: ['get', 'patch', 'update'], path: 'status' },
+    finalize: { verbs: ['update'], path: 'spec.finalizers' },
+  },
+});

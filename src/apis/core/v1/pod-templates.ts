@@ -1,0 +1,49 @@
+// PodTemplates: a named pod template; the template gets the pod spec defaults and
+// validation (images may be empty, as in kube). Generation follows template changes.
+import { defineResource } from '../../../registry/define-resource.js';
+import type { KubeObject } from '../../../schema/object.js';
+import { type FieldError, type FieldPath, path } from '../../../errors/field-errors.js';
+import { validateLabels } from '../../../registry/validation/common.js';
+import { type Json, bumpGenerationIfChanged, ensureObject, objectAt } from './helpers.js';
+import { defaultPodSpec } from './pod-spec-defaults.js';
+import { validatePodSpec } from './pod-spec-validation.js';
+
+/** Defaults of a PodTemplateSpec embedded anywhere (templates, RCs). */
+export function defaultTemplate(template: Json): void {
+  defaultPodSpec(ensureObject(template, 'spec'));
+}
+
+export function validateTemplate(template: Json | undefined, p: FieldPath): FieldError[] {
+  const meta = objectAt(template, 'metadata');
+  return [
+    ...validateLabels(meta?.labels, p.child('metadata', 'labels')),
+    ...validatePodSpec(objectAt(template, 'spec') ?? {}, p.child('spec'), { requireImage: false }),
+  ];
+}
+
+function validatePodTemplate(pt: KubeObject): FieldError[] {
+  return validateTemplate(objectAt(pt, 'template'), path('template'));
+}
+
+export const podTemplates = defineResource({
+  group: '',
+  version: 'v1',
+  kind: 'PodTemplate',
+  plural: 'podtemplates',
+  scope: 'Namespaced',
+  strategy: {
+    prepareForCreate: (pt) => {
+      defaultTemplate(ensureObject(pt, 'template'));
+      pt.metadata.generation = 1;
+    },
+    prepareForUpdate: (next, prev) => {
+      defaultTemplate(ensureObject(next, 'template'));
+      bumpGenerationIfChanged(next, prev, 'template');
+    },
+    validate: validatePodTemplate,
+    validateUpdate: (next) => validatePodTemplate(next),
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: true,
+    returnDeletedObject: true,
+  },
+});

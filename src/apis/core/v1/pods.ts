@@ -1,0 +1,120 @@
+// Pods: defaults of the pod spec, status Pending with a computed QoS class on
+// create, and kube's rule that a running pod's spec is frozen except for images,
+// a shorter activeDeadlineSeconds, added tolerations and a negative grace period
+// raised to 1. Status and binding are written through subresources.
+import { defineResource } from '../../../registry/define-resource.js';
+import type { KubeObject } from '../../../schema/object.js';
+import { type FieldError, forbiddenField, invalidValue, path, required } from '../../../errors/field-errors.js';
+import { deepEqual } from '../../../registry/validation/common.js';
+import { type Json, arrayAt, bumpGenerationIfChanged, ensureObject, keepStatus, objectAt, setDefault, stringAt } from './helpers.js';
+import { defaultPodSpec } from './pod-spec-defaults.js';
+import { validatePodSpec } from './pod-spec-validation.js';
+import { podQOSClass } from './pod-qos.js';
+
+export const POD_UPDATE_FORBIDDEN =
+  'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+
+function applyDefaults(pod: KubeObject): Json {
+  const spec = ensureObject(pod, 'spec');
+  defaultPodSpec(spec);
+  setDefault(spec, 'enableServiceLinks', true);
+  // What the Priority admission plugin sets when no PriorityClass applies.
+  if (stringAt(spec, 'priorityClassName') === '') setDefault(spec, 'priority', 0);
+  setDefault(spec, 'preemptionPolicy', 'PreemptLowerPriority');
+  return spec;
+}
+
+function prepareForCreate(pod: KubeObject): void {
+  const spec = applyDefaults(pod);
+  // Kube tracks metadata.generation for pods since 1.33 (pod generation KEP).
+  pod.metadata.generation = 1;
+  pod.status = { phase: 'Pending', qosClass: podQOSClass(spec) };
+}
+
+function prepareForUpdate(next: KubeObject, prev: KubeObject): void {
+  applyDefaults(next);
+  keepStatus(next, prev);
+  bumpGenerationIfChanged(next, prev);
+}
+
+export function validatePod(pod: KubeObject): FieldError[] {
+  return validatePodSpec(objectAt(pod, 'spec') ?? {}, path('spec'), { requireImage: true });
+}
+
+/** Copies what a pod update may change from next onto a copy of prev's spec and compares. */
+function validatePodSpecUpdate(next: Json, prev: Json): FieldError[] {
+  const errs: FieldError[] = [];
+  const munged = structuredClone(next);
+  for (const list of ['containers', 'initContainers'] as const) {
+    const n = arrayAt(munged, list);
+    const o = arrayAt(prev, list);
+    if (n.length !== o.length) {
+      errs.push(forbiddenField(path('spec', list), 'pod updates may not add or remove containers'));
+      return errs;
+    }
+    n.forEach((c, i) => {
+      if (stringAt(c, 'image') === '') errs.push(required(path('spec', list).index(i).child('image')));
+      c.image = o[i]!.image;
+    });
+  }
+  const oldDeadline = prev.activeDeadlineSeconds;
+  const newDeadline = munged.activeDeadlineSeconds;
+  if (typeof oldDeadline === 'number' && (typeof newDeadline !== 'number' || newDeadline > oldDeadline)) {
+    errs.push(invalidValue(path('spec', 'activeDeadlineSeconds'), newDeadline ?? null, 'must be less than or equal to previous value'));
+  }
+  munged.activeDeadlineSeconds = prev.activeDeadlineSeconds;
+  const oldTolerations = arrayAt(prev, 'tolerations');
+  const newTolerations = arrayAt(munged, 'tolerations');
+  if (oldTolerations.every((t) => newTolerations.some((nt) => deepEqual(nt, t)))) munged.tolerations = prev.tolerations;
+  const oldGrace = prev.terminationGracePeriodSeconds;
+  if (typeof oldGrace === 'number' && oldGrace < 0 && munged.terminationGracePeriodSeconds === 1) munged.terminationGracePeriodSeconds = oldGrace;
+  if (!deepEqual(munged, prev)) errs.push(forbiddenField(path('spec'), `${POD_UPDATE_FORBIDDEN}\n${describeChanges(munged, prev)}`));
+  return errs;
+}
+
+/** A short list of changed spec fields; kube prints a Go diff here, which nobody parses. */
+function describeChanges(next: Json, prev: Json): string {
+  const keys = [...new Set([...Object.keys(next), ...Object.keys(prev)])].filter((k) => !deepEqual(next[k], prev[k])).sort();
+  return keys.map((k) => `  spec.${k}: changed`).join('\n');
+}
+
+function selectableFields(pod: KubeObject): Record<string, string> {
+  const spec = objectAt(pod, 'spec');
+  const status = objectAt(pod, 'status');
+  const podIPs = arrayAt(status, 'podIPs');
+  return {
+    'spec.nodeName': stringAt(spec, 'nodeName'),
+    'spec.restartPolicy': stringAt(spec, 'restartPolicy'),
+    'spec.schedulerName': stringAt(spec, 'schedulerName'),
+    'spec.serviceAccountName': stringAt(spec, 'serviceAccountName'),
+    'spec.hostNetwork': String(spec?.hostNetwork === true),
+    'status.phase': stringAt(status, 'phase'),
+    'status.podIP': podIPs.length > 0 ? stringAt(podIPs[0], 'ip') : stringAt(status, 'podIP'),
+    // Accepted by kube's field label conversion but never filled, so it only matches "".
+    'status.podIPs': '',
+    'status.nominatedNodeName': stringAt(status, 'nominatedNodeName'),
+  };
+}
+
+export const pods = defineResource({
+  group: '',
+  version: 'v1',
+  kind: 'Pod',
+  plural: 'pods',
+  scope: 'Namespaced',
+  shortNames: ['po'],
+  categories: ['all'],
+  strategy: {
+    resetFields: ['status'],
+    prepareForCreate,
+    prepareForUpdate,
+    validate: validatePod,
+    validateUpdate: (next, prev) => validatePodSpecUpdate(objectAt(next, 'spec') ?? {}, objectAt(prev, 'spec') ?? {}),
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: true,
+    returnDeletedObject: true,
+    selectableFields,
+  },
+  // TODO(#3): binding, eviction, log, exec, attach, portforward, ephemeralcontainers, resize.
+  subresources: { status: { verbs: ['get', 'patch', 'update'], path: 'status' } },
+});

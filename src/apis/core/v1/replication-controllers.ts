@@ -1,0 +1,77 @@
+// ReplicationControllers: replicas of a pod template. Kube defaults the selector
+// and the RC's own labels from the template labels and replicas to 1; the
+// controller manager owns status and scales through /scale.
+import { defineResource } from '../../../registry/define-resource.js';
+import type { KubeObject } from '../../../schema/object.js';
+import { type FieldError, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { validateLabels, validateNonnegative } from '../../../registry/validation/common.js';
+import { type Json, bumpGenerationIfChanged, ensureObject, keepStatus, objectAt, stringAt } from './helpers.js';
+import { defaultTemplate, validateTemplate } from './pod-templates.js';
+
+function applyDefaults(rc: KubeObject): void {
+  const spec = ensureObject(rc, 'spec');
+  const template = objectAt(spec, 'template');
+  const labels = objectAt(objectAt(template, 'metadata'), 'labels') as Record<string, string> | undefined;
+  if (labels !== undefined) {
+    if (Object.keys(objectAt(spec, 'selector') ?? {}).length === 0) spec.selector = { ...labels };
+    if (Object.keys(rc.metadata.labels ?? {}).length === 0) rc.metadata.labels = { ...labels };
+  }
+  if (spec.replicas === undefined || spec.replicas === null) spec.replicas = 1;
+  if (template !== undefined) defaultTemplate(template);
+}
+
+function selectorMatches(selector: Json, labels: Json | undefined): boolean {
+  return Object.entries(selector).every(([k, v]) => labels !== undefined && labels[k] === v);
+}
+
+export function validateReplicationController(rc: KubeObject): FieldError[] {
+  const spec: Json = objectAt(rc, 'spec') ?? {};
+  const sp = path('spec');
+  const errs = validateNonnegative(spec.replicas, sp.child('replicas'));
+  const selector = objectAt(spec, 'selector') ?? {};
+  if (Object.keys(selector).length === 0) errs.push(required(sp.child('selector')));
+  else errs.push(...validateLabels(selector, sp.child('selector')));
+  const template = objectAt(spec, 'template');
+  if (template === undefined) return [...errs, required(sp.child('template'))];
+  const labels = objectAt(objectAt(template, 'metadata'), 'labels');
+  if (Object.keys(selector).length > 0 && !selectorMatches(selector, labels)) {
+    errs.push(invalidValue(sp.child('template', 'metadata', 'labels'), labels ?? {}, '`selector` does not match template `labels`'));
+  }
+  errs.push(...validateTemplate(template, sp.child('template')));
+  const restartPolicy = stringAt(objectAt(template, 'spec'), 'restartPolicy');
+  if (restartPolicy !== 'Always') errs.push(notSupported(sp.child('template', 'spec', 'restartPolicy'), restartPolicy, ['Always']));
+  return errs;
+}
+
+export const replicationControllers = defineResource({
+  group: '',
+  version: 'v1',
+  kind: 'ReplicationController',
+  plural: 'replicationcontrollers',
+  scope: 'Namespaced',
+  shortNames: ['rc'],
+  categories: ['all'],
+  strategy: {
+    resetFields: ['status'],
+    prepareForCreate: (rc) => {
+      applyDefaults(rc);
+      rc.metadata.generation = 1;
+      rc.status = { replicas: 0 };
+    },
+    prepareForUpdate: (next, prev) => {
+      applyDefaults(next);
+      keepStatus(next, prev);
+      bumpGenerationIfChanged(next, prev);
+    },
+    validate: validateReplicationController,
+    validateUpdate: (next) => validateReplicationController(next),
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: true,
+    selectableFields: (rc) => ({ 'status.replicas': String(objectAt(rc, 'status')?.replicas ?? 0) }),
+  },
+  subresources: {
+    status: { verbs: ['get', 'patch', 'update'], path: 'status' },
+    // Scale reads spec.replicas/status.replicas and the selector as a label selector string.
+    scale: { verbs: ['get', 'patch', 'update'], path: 'spec.replicas', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } },
+  },
+});

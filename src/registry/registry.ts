@@ -2,7 +2,7 @@
 // group/version/resource or by definition. HTTP handlers and in-process callers
 // (bootstrap, controllers) reach storage only through it, so both get the same
 // defaulting, validation, admission and error translation.
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { AdmissionChain } from '../admission/chain.js';
 import type { AdmissionLookup } from '../admission/plugin.js';
 import { isStorageError } from '../errors/storage-error.js';
@@ -21,6 +21,8 @@ export interface RegistryOptions {
   readonly admission: AdmissionChain;
   readonly clock: () => Date;
   readonly uid?: () => string;
+  /** generateName's random source (tests make collisions deterministic). */
+  readonly random?: (max: number) => number;
 }
 
 export interface Registry {
@@ -65,6 +67,7 @@ export function createRegistry(opts: RegistryOptions): Registry {
         lookup,
         clock: opts.clock,
         uid: opts.uid ?? randomUUID,
+        random: opts.random ?? ((max) => randomInt(max)),
         resource,
         gvr: { group: definition.group, version: definition.version, resource: definition.plural },
         gvk: { group: definition.group, version: definition.version, kind: definition.kind },

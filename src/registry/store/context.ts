@@ -16,6 +16,8 @@ export interface StoreContext {
   readonly lookup: AdmissionLookup;
   readonly clock: () => Date;
   readonly uid: () => string;
+  /** Random integer in [0, max) for generateName suffixes. */
+  readonly random: (max: number) => number;
   readonly resource: GroupResource;
   readonly gvr: GroupVersionResource;
   readonly gvk: GroupVersionKind;

@@ -36,7 +36,7 @@ export async function prepareCreate(ctx: StoreContext, input: KubeObject, opts: 
   clearResetFields(obj, def);
   def.strategy.prepareForCreate?.(obj);
   if ((obj.metadata.name ?? '') === '' && (obj.metadata.generateName ?? '') !== '') {
-    obj.metadata.name = generateName(obj.metadata.generateName!);
+    obj.metadata.name = generateName(obj.metadata.generateName!, ctx.random);
   }
   // ObjectMeta first, then the kind's own fields: kube-apiserver's message order.
   const errs = [

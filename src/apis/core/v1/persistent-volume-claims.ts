@@ -11,8 +11,12 @@ import { parseQuantity } from './quantity.js';
 
 const IMMUTABLE_SPEC = 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
 
-function prepareForCreate(pvc: KubeObject): void {
+function applyDefaults(pvc: KubeObject): void {
   setDefault(ensureObject(pvc, 'spec'), 'volumeMode', 'Filesystem');
+}
+
+function prepareForCreate(pvc: KubeObject): void {
+  applyDefaults(pvc);
   pvc.status = { phase: 'Pending' };
 }
 
@@ -57,7 +61,10 @@ export const persistentVolumeClaims = defineResource({
   strategy: {
     resetFields: ['status'],
     prepareForCreate,
-    prepareForUpdate: keepStatus,
+    prepareForUpdate: (next, prev) => {
+      applyDefaults(next);
+      keepStatus(next, prev);
+    },
     validate: validatePersistentVolumeClaim,
     validateUpdate,
     allowCreateOnUpdate: false,

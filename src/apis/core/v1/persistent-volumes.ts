@@ -20,10 +20,14 @@ export function validateAccessModes(modes: unknown, p: ReturnType<typeof path>, 
   return modes.filter((m) => !(ACCESS_MODES as readonly unknown[]).includes(m)).map((m) => notSupported(p, m, ACCESS_MODES));
 }
 
-function prepareForCreate(pv: KubeObject): void {
+function applyDefaults(pv: KubeObject): void {
   const spec = ensureObject(pv, 'spec');
   setDefault(spec, 'persistentVolumeReclaimPolicy', 'Retain');
   setDefault(spec, 'volumeMode', 'Filesystem');
+}
+
+function prepareForCreate(pv: KubeObject): void {
+  applyDefaults(pv);
   pv.status = { phase: 'Pending', lastPhaseTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
 }
 
@@ -63,7 +67,10 @@ export const persistentVolumes = defineResource({
   strategy: {
     resetFields: ['status'],
     prepareForCreate,
-    prepareForUpdate: keepStatus,
+    prepareForUpdate: (next, prev) => {
+      applyDefaults(next);
+      keepStatus(next, prev);
+    },
     validate: validatePersistentVolume,
     validateUpdate,
     allowCreateOnUpdate: false,

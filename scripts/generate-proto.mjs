@@ -123,15 +123,20 @@ function fieldTypeName(field) {
   return fullName(field.resolvedType);
 }
 
-/** OpenAPI properties for a message, falling back to the same kind in a sibling version. */
-function propertiesFor(message, definitions) {
+/** The OpenAPI definition for a message, falling back to the same kind in a sibling version. */
+function definitionFor(message, definitions) {
   const own = definitions[openapiName(message)];
-  if (own !== undefined) return own.properties ?? {};
+  if (own !== undefined) return own;
   const m = /^k8s\.io\.api\.([^.]+)\.[^.]+\.(\w+)$/.exec(message);
   if (m === null) return undefined;
   const prefix = `io.k8s.api.${m[1]}.`;
   const sibling = Object.keys(definitions).find((k) => k.startsWith(prefix) && k.endsWith(`.${m[2]}`) && k.split('.').length === 6);
-  return sibling === undefined ? undefined : (definitions[sibling].properties ?? {});
+  return sibling === undefined ? undefined : definitions[sibling];
+}
+
+function propertiesFor(message, definitions) {
+  const def = definitionFor(message, definitions);
+  return def === undefined ? undefined : (def.properties ?? {});
 }
 
 function describePackages(types, definitions) {
@@ -143,6 +148,7 @@ function describePackages(types, definitions) {
     // A sibling version's properties name fields well enough, but cannot tell
     // embedding apart from a renamed struct (node v1alpha1 RuntimeClass.spec).
     const ownDefinition = openapiName(name) in definitions;
+    const required = new Set(definitionFor(name, definitions)?.required ?? []);
     const fields = [...type.fieldsArray]
       .sort((a, b) => a.id - b.id)
       .map((field) => {
@@ -151,7 +157,10 @@ function describePackages(types, definitions) {
           return [field.id, jsonNameFor(field, properties), fieldTypeName(field), 'm'];
         }
         if (ownDefinition && isInline(field, properties, definitions)) return [field.id, '', fieldTypeName(field), 'i'];
-        return [field.id, jsonNameFor(field, properties), fieldTypeName(field), field.repeated ? 'r' : 'o'];
+        const jsonName = jsonNameFor(field, properties);
+        const described = [field.id, jsonName, fieldTypeName(field), field.repeated ? 'r' : 'o'];
+        // Required fields are the ones Go's JSON writes even when zero (no omitempty).
+        return required.has(jsonName) ? [...described, 1] : described;
       });
     (packages[pkg] ??= {})[type.name] = fields;
   }
@@ -206,9 +215,10 @@ function generatedModules({ packages, kinds }) {
     .sort()
     .map((pkg) => `  ${JSON.stringify(pkg)}:\n    ${JSON.stringify(JSON.stringify(packages[pkg]))},`);
   const messagesTs =
-    `${HEADER}// Package name → JSON of { Message: [[fieldNumber, jsonName, type, 'o'|'r'|'m'], …] }\n` +
-      `// ('o' optional, 'r' repeated, 'm' map<string, type>, 'i' a Go-embedded struct whose
-// fields sit inline in the parent's JSON); fields sorted by number.\n` +
+    `${HEADER}// Package name → JSON of { Message: [[fieldNumber, jsonName, type, label, required?], …] }\n` +
+    `// label: 'o' optional, 'r' repeated, 'm' map<string, type>, 'i' a Go-embedded struct\n` +
+    `// whose fields sit inline in the parent's JSON. required (1): OpenAPI lists the field\n` +
+    `// as required. Fields are sorted by number.\n` +
     `export const packageDescriptors: Readonly<Record<string, string>> = {\n${entries.join('\n')}\n};\n`;
   const kindLines = Object.entries(kinds).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)},`);
   const kindsTs =

@@ -34,7 +34,7 @@ const DISCOVERY: Record<string, unknown> = {
   '/apis': {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: ['apps', 'authentication.k8s.io', 'authorization.k8s.io'].map((name) => ({
+    groups: ['apps', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'scheduling.k8s.io'].map((name) => ({
       name,
       versions: [{ groupVersion: `${name}/v1`, version: 'v1' }],
       preferredVersion: { groupVersion: `${name}/v1`, version: 'v1' },
@@ -50,7 +50,12 @@ const DISCOVERY: Record<string, unknown> = {
   ]),
   '/apis/apps/v1': resourceList('apps/v1', [['deployments', 'Deployment', true]]),
   '/apis/authentication.k8s.io/v1': resourceList('authentication.k8s.io/v1', [['selfsubjectreviews', 'SelfSubjectReview', false]]),
-  '/apis/authorization.k8s.io/v1': resourceList('authorization.k8s.io/v1', [['selfsubjectaccessreviews', 'SelfSubjectAccessReview', false]]),
+  '/apis/authorization.k8s.io/v1': resourceList('authorization.k8s.io/v1', [
+    ['selfsubjectaccessreviews', 'SelfSubjectAccessReview', false],
+    ['selfsubjectrulesreviews', 'SelfSubjectRulesReview', false],
+  ]),
+  '/apis/rbac.authorization.k8s.io/v1': resourceList('rbac.authorization.k8s.io/v1', [['roles', 'Role', true]]),
+  '/apis/scheduling.k8s.io/v1': resourceList('scheduling.k8s.io/v1', [['priorityclasses', 'PriorityClass', false]]),
 };
 
 function resourceList(groupVersion: string, resources: [string, string, boolean][]): unknown {
@@ -68,6 +73,9 @@ function replyFor(path: string, received: Record<string, unknown>): unknown {
     return { ...received, status: { userInfo: { username: 'alice', groups: ['system:authenticated'] } } };
   }
   if (path.endsWith('/selfsubjectaccessreviews')) return { ...received, status: { allowed: true } };
+  if (path.endsWith('/selfsubjectrulesreviews')) {
+    return { ...received, status: { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [], incomplete: false } };
+  }
   if (path.endsWith('/token')) {
     return { ...received, status: { token: 'header.payload.signature', expirationTimestamp: '2030-01-01T00:00:00Z' } };
   }
@@ -199,6 +207,34 @@ const scenarios: readonly Scenario[] = [
         apiVersion: 'authorization.k8s.io/v1',
         spec: { resourceAttributes: { namespace: 'default', verb: 'create', resource: 'pods' } },
       }),
+  },
+  {
+    name: 'auth can-i --list',
+    args: ['auth', 'can-i', '--list', '-n', 'default'],
+    path: '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews',
+    golden: 'authorization.k8s.io.v1.SelfSubjectRulesReview.kubectl',
+    want: (o) => expect(o).toMatchObject({ kind: 'SelfSubjectRulesReview', spec: { namespace: 'default' } }),
+  },
+  {
+    name: 'create serviceaccount',
+    args: ['create', 'serviceaccount', 'builder'],
+    path: '/api/v1/namespaces/default/serviceaccounts',
+    golden: 'core.v1.ServiceAccount.kubectl',
+    want: (o) => expect(o).toMatchObject({ kind: 'ServiceAccount', metadata: { name: 'builder' } }),
+  },
+  {
+    name: 'create role',
+    args: ['create', 'role', 'reader', '--verb=get,list', '--resource=pods,configmaps'],
+    path: '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles',
+    golden: 'rbac.authorization.k8s.io.v1.Role.kubectl',
+    want: (o) => expect(o).toMatchObject({ kind: 'Role', apiVersion: 'rbac.authorization.k8s.io/v1', rules: [{ verbs: ['get', 'list'] }] }),
+  },
+  {
+    name: 'create priorityclass with value 0',
+    args: ['create', 'priorityclass', 'low', '--value=0', '--preemption-policy=Never'],
+    path: '/apis/scheduling.k8s.io/v1/priorityclasses',
+    golden: 'scheduling.k8s.io.v1.PriorityClass.kubectl',
+    want: (o) => expect(o).toMatchObject({ kind: 'PriorityClass', value: 0, preemptionPolicy: 'Never' }),
   },
   {
     name: 'create token',

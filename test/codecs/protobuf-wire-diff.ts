@@ -23,7 +23,7 @@ function canonical(r: Reader, end: number, type: string, inMapEntry: boolean): C
       r.skip(tag & 7);
       const bytes = Buffer.from(r.buf.subarray(start, r.pos));
       const zero = bytes.length === 1 && bytes[0] === 0;
-      const droppable = !inMapEntry && field?.label === 'o' && !keepsZero(type.slice(type.lastIndexOf('.') + 1), field.name);
+      const droppable = !inMapEntry && field?.label === 'o' && !field.required && !keepsZero(type.slice(type.lastIndexOf('.') + 1), field.name);
       if (!(zero && droppable)) out.push({ no, value: bytes.toString('hex') });
       continue;
     }

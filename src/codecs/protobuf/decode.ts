@@ -151,7 +151,7 @@ function fieldReader(field: FieldDescriptor, message: string): FieldReader {
       } else wrongWireType(field, wireType);
     };
   }
-  const keepZero = keepsZero(message, name);
+  const keepZero = field.required || keepsZero(message, name);
   return (r, obj, wireType) => {
     if (wireType !== expected) wrongWireType(field, wireType);
     const value = read(r);

@@ -17,6 +17,8 @@ export interface FieldDescriptor {
   /** A ScalarType or a message's full name (k8s.io.api.core.v1.PodSpec). */
   readonly type: string;
   readonly label: FieldLabel;
+  /** OpenAPI lists it as required: Go's JSON shows it even when zero (no omitempty). */
+  readonly required: boolean;
 }
 
 export interface MessageDescriptor {
@@ -25,7 +27,7 @@ export interface MessageDescriptor {
   readonly fields: readonly FieldDescriptor[];
 }
 
-type RawField = [number, string, string, FieldLabel];
+type RawField = [number, string, string, FieldLabel, 1?];
 
 const parsedPackages = new Map<string, Record<string, RawField[]>>();
 const messages = new Map<string, MessageDescriptor | null>();
@@ -51,7 +53,7 @@ export function messageDescriptor(fullName: string): MessageDescriptor | undefin
   const descriptor =
     raw === undefined
       ? null
-      : { fullName, fields: raw.map(([number, name, type, label]) => ({ number, name, type, label })) };
+      : { fullName, fields: raw.map(([number, name, type, label, required]) => ({ number, name, type, label, required: required === 1 })) };
   messages.set(fullName, descriptor);
   return descriptor ?? undefined;
 }

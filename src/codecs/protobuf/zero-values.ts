@@ -8,11 +8,12 @@
 // `storageClassName: ""`, `gracePeriodSeconds: 0`) and must survive.
 //
 // The .proto files do not say which Go fields are pointers, so the decoder drops
-// zero scalars except for the fields below (`<Message>.<jsonName>`, any package
-// version): pointer fields whose zero means something other than "unset", plus a
-// few non-omitempty fields whose zero Go's JSON always shows
-// (SubjectAccessReviewStatus.allowed, TokenRequestStatus.token). Keyed by message
-// because names repeat with other meanings: DeploymentStatus.replicas is a plain int.
+// zero scalars except (a) fields OpenAPI lists as required, which Go writes without
+// omitempty (SubjectAccessReviewStatus.allowed, PriorityClass.value: the generator
+// marks them), and (b) the fields below (`<Message>.<jsonName>`, any package
+// version): pointer fields whose zero means something other than "unset". Keyed by
+// message because names repeat with other meanings: DeploymentStatus.replicas is a
+// plain int.
 // TODO(#3): derive this from Go type information if the reference set ever carries it.
 export const KEEP_ZERO: ReadonlySet<string> = new Set([
   // workloads
@@ -92,9 +93,10 @@ export const KEEP_ZERO: ReadonlySet<string> = new Set([
   'ConfigMap.immutable',
   'Secret.immutable',
   'TokenRequestSpec.expirationSeconds',
+  // non-omitempty fields the reference OpenAPI does not list as required
   'TokenRequestStatus.token',
   'SubjectAccessReviewStatus.allowed',
-  // server-side printing: kubectl reads these columns as Go writes them
+  'PriorityClass.value',
   'TableColumnDefinition.format',
   'TableColumnDefinition.description',
   'TableColumnDefinition.priority',

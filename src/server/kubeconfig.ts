@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import yaml from 'js-yaml';
 import { writeFileAtomic } from '../auth/pki/files.js';
 import { checkReusable } from '../auth/pki/inspect.js';
-import { issueClientCertificate, type CertificateAndKey, type Clock } from '../auth/pki/issue.js';
+import type { CertificateAndKey, Clock } from '../auth/pki/issue.js';
 
 export const ADMIN_USER = 'kubernetes-admin';
 export const ADMIN_GROUP = 'system:masters';
@@ -123,9 +123,10 @@ export async function ensureAdminKubeconfig(opts: EnsureAdminKubeconfigOptions):
     existing !== undefined &&
     checkReusable({ ...existing, caPem: opts.signer.certPem, now: clock(), renewBeforeMs: ADMIN_CERT_RENEW_BEFORE_MS }).reusable &&
     isAdminCert(existing.certPem, ADMIN_USER);
+  // Loaded only when issuing (see ensure-pki.ts): the X.509 library is a slow import.
   const client = reusable
     ? existing
-    : await issueClientCertificate({ ca: opts.signer, commonName: ADMIN_USER, organizations: [ADMIN_GROUP], validityDays: ADMIN_CERT_VALIDITY_DAYS, clock });
+    : await (await import('../auth/pki/issue.js')).issueClientCertificate({ ca: opts.signer, commonName: ADMIN_USER, organizations: [ADMIN_GROUP], validityDays: ADMIN_CERT_VALIDITY_DAYS, clock });
   await writeAdminKubeconfig({ path: opts.path, serverUrl: opts.serverUrl, caPem: opts.caPem, clientCertPem: client.certPem, clientKeyPem: client.keyPem });
   return { path: opts.path, reusedClientCert: reusable };
 }

@@ -7,7 +7,13 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readIfExists, writeFileAtomic } from './files.js';
 import { checkReusable, hostKey } from './inspect.js';
-import { createCertificateAuthority, issueCertificate, type CertificateAndKey, type Clock } from './issue.js';
+import type { CertificateAndKey, Clock } from './issue.js';
+
+/**
+ * The X.509 library is loaded only when something must be issued: it is the
+ * slowest import of the server (~150 ms), and later starts reuse what is on disk.
+ */
+const issuing = () => import('./issue.js');
 
 /** Names every kapi serving certificate carries: loopback, and the in-cluster service names. */
 export const DEFAULT_SERVING_HOSTS: readonly string[] = [
@@ -88,6 +94,7 @@ async function ensureCa(opts: { dir: string; clock: Clock }): Promise<{ pair: Ce
     reason = `CA ${check.reason}`;
   }
   const commonName = `kapi-ca@${Math.floor(opts.clock().getTime() / 1000)}`;
+  const { createCertificateAuthority } = await issuing();
   const pair = await createCertificateAuthority({ commonName, validityDays: CA_VALIDITY_DAYS, clock: opts.clock });
   await writePair({ certFile, keyFile, pair });
   return { pair, generated: true, reason };
@@ -112,6 +119,7 @@ export async function ensurePki(opts: EnsurePkiOptions): Promise<Pki> {
   if (servingReason === undefined) {
     serving = { certPem: certPem!, keyPem: keyPem! };
   } else {
+    const { issueCertificate } = await issuing();
     serving = await issueCertificate({
       ca: ca.pair,
       commonName: `kapi@${Math.floor(clock().getTime() / 1000)}`,

@@ -74,7 +74,7 @@ describe('NamespaceLifecycle through the store', () => {
 
   test('a terminating namespace refuses new content over HTTP, nothing is stored', async () => {
     const ns = await h.app.inject({ method: 'GET', url: '/api/v1/namespaces/leaving' });
-    await h.app.inject({ method: 'PUT', url: '/api/v1/namespaces/leaving', payload: { ...ns.json(), status: { phase: 'Terminating' } } });
+    await h.app.inject({ method: 'PUT', url: '/api/v1/namespaces/leaving', payload: { ...(ns.json() as object), status: { phase: 'Terminating' } } });
     const res = await h.app.inject({ method: 'POST', url: '/apis/example.test/v1/namespaces/leaving/widgets', payload: { metadata: { name: 'w' } } });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ reason: 'Forbidden', details: { name: 'w', group: 'example.test', kind: 'widgets' } });

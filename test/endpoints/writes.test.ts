@@ -55,7 +55,7 @@ test('status is reset on create and kept on update; generation follows spec', as
   expect(sameSpec.json().metadata.generation).toBe(1);
   expect(sameSpec.json().metadata.labels).toEqual({ a: 'b' });
 
-  const newSpec = await h.app.inject({ method: 'PUT', url: `${W}/w`, payload: { ...sameSpec.json(), spec: { size: 3 }, metadata: { ...sameSpec.json().metadata, generation: 40 } } });
+  const newSpec = await h.app.inject({ method: 'PUT', url: `${W}/w`, payload: { ...(sameSpec.json() as object), spec: { size: 3 }, metadata: { ...sameSpec.json().metadata, generation: 40 } } });
   expect(newSpec.json().metadata.generation).toBe(2);
   expect(newSpec.json().metadata.creationTimestamp).toBe(created.metadata.creationTimestamp);
 });

@@ -16,6 +16,7 @@ import { registerHealthRoutes, checkOf } from './server/health.js';
 import { createApiMetrics, registerMetricsRoute } from './server/metrics.js';
 import { OptionsError, helpText, parseOptions, validateFiles, type Options, type ValidatedFiles } from './server/options.js';
 import { prepareCertificates } from './server/certificates.js';
+import { serverUrlFor } from './server/kubeconfig.js';
 import { openKv } from './server/storage.js';
 import { registerVersionRoute } from './server/version.js';
 import { bootstrapNamespaces } from './server/bootstrap.js';
@@ -37,16 +38,11 @@ export interface RunningServer {
 /** Public-info paths an unauthenticated caller may read (kube's system:public-info-viewer). */
 const ANONYMOUS_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
 
-function urlHost(bindAddress: string): string {
-  // A wildcard bind is reachable on loopback; IPv6 literals need brackets in URLs.
-  const host = bindAddress === '0.0.0.0' ? '127.0.0.1' : bindAddress === '::' ? '::1' : bindAddress;
-  return host.includes(':') ? `[${host}]` : host;
-}
 
 export async function startServer(options: Options, files: ValidatedFiles, logger: Logger): Promise<RunningServer> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const url = `https://${urlHost(options.bindAddress)}:${options.securePort}`;
+  const url = serverUrlFor({ bindAddress: options.bindAddress, port: options.securePort });
   const certs = await prepareCertificates({ options, files, serverUrl: url });
 
   const kv = openKv({ options, logger });
@@ -90,7 +86,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   });
   registerVersionRoute(app, { gitCommit: process.env.KAPI_GIT_COMMIT ?? 'unknown', buildDate: process.env.KAPI_BUILD_DATE ?? '1970-01-01T00:00:00Z' });
   registerMetricsRoute(app, metrics);
-  registerDiscoveryRoutes(app, buildDiscovery(resources, `${urlHost(options.bindAddress)}:${options.securePort}`));
+  registerDiscoveryRoutes(app, buildDiscovery(resources, new URL(url).host));
   registerOpenApiRoutes(app, createOpenApi({ resources }));
   installResources(app, { registry, resources });
 

@@ -1,11 +1,10 @@
 // Certificates at start: the serving certificate (given by flags, or generated
-// with a CA in --cert-dir on first start and reused after), the CA trusted for
+// with a CA in --cert-dir on first start and reused after), the CAs trusted for
 // client certificates, and admin.kubeconfig — a system:masters client
 // certificate, written at every start so the file always matches the server.
 import type { Options, ValidatedFiles } from './options.js';
 import { ensurePki } from '../auth/pki/ensure-pki.js';
-import { issueClientCertificate } from '../auth/pki/issue.js';
-import { writeAdminKubeconfig } from './kubeconfig.js';
+import { ensureAdminKubeconfig } from './kubeconfig.js';
 
 export interface ServerCertificates {
   readonly servingCert: string;
@@ -22,27 +21,18 @@ export async function prepareCertificates(opts: {
 }): Promise<ServerCertificates> {
   const { options, files } = opts;
   const pki = await ensurePki({ dir: options.certDir, hosts: [options.bindAddress] });
-  const ca = { certPem: pki.caCertPem, keyPem: pki.caKeyPem };
-  const admin = await issueClientCertificate({
-    ca,
-    commonName: 'kubernetes-admin',
-    organizations: ['system:masters'],
-    validityDays: 365,
-  });
-  // With --tls-cert-file the kubeconfig trusts that bundle (self-signed or a full chain).
-  const servingCaPem = files.tlsCertPem ?? pki.caCertPem;
-  await writeAdminKubeconfig({
+  await ensureAdminKubeconfig({
     path: options.adminKubeconfigPath,
     serverUrl: opts.serverUrl,
-    caPem: servingCaPem,
-    clientCertPem: admin.certPem,
-    clientKeyPem: admin.keyPem,
+    // With --tls-cert-file the kubeconfig trusts that bundle (self-signed, or a chain ending in its root).
+    caPem: files.tlsCertPem ?? pki.caCertPem,
+    signer: { certPem: pki.caCertPem, keyPem: pki.caKeyPem },
   });
   return {
     servingCert: files.tlsCertPem ?? pki.servingCertPem,
     servingKey: files.tlsKeyPem ?? pki.servingKeyPem,
     // The admin certificate is signed by the generated CA: trust it beside --client-ca-file.
-    clientCa: files.clientCaPem === undefined ? pki.caCertPem : `${files.clientCaPem}\n${pki.caCertPem}`,
+    clientCa: files.clientCaPem === undefined ? pki.caCertPem : `${files.clientCaPem.trim()}\n${pki.caCertPem}`,
     kubeconfigPath: options.adminKubeconfigPath,
   };
 }

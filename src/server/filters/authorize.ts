@@ -22,7 +22,7 @@ export function createAuthorizeFilter(opts: { readonly authorize: AuthorizeReque
     const decision = await opts.authorize(user, info);
     if (decision.allowed) return;
     if (!info.isResourceRequest) throw forbiddenPath(decision.message);
-    const resource = info.subresource === '' ? info.resource : `${info.resource}/${info.subresource}`;
-    throw forbidden({ group: info.apiGroup, resource }, info.name, decision.message);
+    // details.kind is the resource alone; the message already names any subresource.
+    throw forbidden({ group: info.apiGroup, resource: info.resource }, info.name, decision.message);
   };
 }

@@ -1,0 +1,55 @@
+import { describe, expect, test } from 'vitest';
+import { createNamespaceController, type NamespaceLifecycleClient } from '../../src/controllers/namespace-lifecycle.js';
+import { builtinResources } from '../../src/apis/index.js';
+import type { ResourceDefinition } from '../../src/registry/define-resource.js';
+import type { KubeObject } from '../../src/schema/object.js';
+
+/** An in-memory client: objects keyed by plural, namespace and name. */
+function fakeClient(namespace: KubeObject | undefined, objects: { plural: string; obj: KubeObject }[]) {
+  const store = new Map(objects.map((o) => [`${o.plural}/${o.obj.metadata.namespace}/${o.obj.metadata.name}`, o.obj]));
+  const calls: string[] = [];
+  let ns = namespace;
+  const client: NamespaceLifecycleClient = {
+    getNamespace: async () => ns,
+    list: async (r: ResourceDefinition, n: string) => [...store.entries()].filter(([k]) => k.startsWith(`${r.plural}/${n}/`)).map(([, v]) => v),
+    delete: async (r, n, name) => {
+      calls.push(`delete ${r.plural}/${name}`);
+      const key = `${r.plural}/${n}/${name}`;
+      if ((store.get(key)?.metadata.finalizers ?? []).length === 0) store.delete(key);
+    },
+    finalize: async (next) => {
+      calls.push(`finalize ${JSON.stringify(next.spec)}`);
+      ns = next;
+      return next;
+    },
+    deleteNamespace: async (name) => void calls.push(`delete namespace ${name}`),
+  };
+  return { client, calls };
+}
+
+const terminating: KubeObject = { metadata: { name: 'team-a', deletionTimestamp: '2026-01-01T00:00:00Z' }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } };
+const cm = (name: string, finalizers?: string[]): { plural: string; obj: KubeObject } => ({ plural: 'configmaps', obj: { metadata: { name, namespace: 'team-a', ...(finalizers ? { finalizers } : {}) } } });
+
+const cases: { name: string; ns: KubeObject | undefined; objects: { plural: string; obj: KubeObject }[]; want: string; wantCalls: string[] }[] = [
+  { name: 'absent namespace', ns: undefined, objects: [], want: 'Absent', wantCalls: [] },
+  { name: 'active namespace untouched', ns: { metadata: { name: 'team-a' } }, objects: [cm('a')], want: 'Active', wantCalls: [] },
+  {
+    name: 'terminating: contents deleted, finalizer removed, namespace deleted',
+    ns: terminating,
+    objects: [cm('a'), { plural: 'pods', obj: { metadata: { name: 'p', namespace: 'team-a' } } }],
+    want: 'Finalized',
+    wantCalls: ['delete configmaps/a', 'delete pods/p', 'finalize {"finalizers":[]}', 'delete namespace team-a'],
+  },
+  { name: 'object held by a finalizer', ns: terminating, objects: [cm('a', ['example.com/hold'])], want: 'ContentRemaining', wantCalls: ['delete configmaps/a'] },
+];
+
+describe('namespace lifecycle controller', () => {
+  for (const c of cases) {
+    test(c.name, async () => {
+      const { client, calls } = fakeClient(c.ns, c.objects);
+      const controller = createNamespaceController({ client, resources: builtinResources });
+      expect(await controller.sync('team-a')).toBe(c.want);
+      expect(calls).toEqual(c.wantCalls);
+    });
+  }
+});

@@ -40,6 +40,6 @@ export function registerVersionRoute(app: FastifyInstance, build: BuildInfo): vo
   const body = `${JSON.stringify(versionInfo(build), null, 2)}\n`;
   const handler = async (_req: unknown, reply: import('fastify').FastifyReply) =>
     reply.header('Content-Type', 'application/json').send(body);
+  // The server ignores trailing slashes, so this also answers /version/.
   app.get('/version', handler);
-  app.get('/version/', handler);
 }

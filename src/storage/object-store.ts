@@ -88,22 +88,33 @@ class ObjectStore implements Storage {
     return deleteObject(this.ctx, key, opts);
   }
 
-  /** `prefix` is used as given: a single object's key watches just that object. */
+  /**
+   * `prefix` is used as given (no "/" appended, unlike list) so the registry can
+   * watch one object by its key; keys extending it (".../a" and ".../ab") match
+   * too, so such a watch also carries a name predicate, as kube's does.
+   */
   watch(prefix: string, opts: StorageWatchOptions): StorageWatch {
-    const inner = watchObjects(this.ctx, prefix, {
+    // Tracked so close() can end it; a backend may fail the watch while it is
+    // still being set up, so the handle exists before the inner watch does.
+    let inner: StorageWatch | undefined;
+    let ended = false;
+    const handle: StorageWatch = {
+      close: () => {
+        ended = true;
+        this.watches.delete(handle);
+        inner?.close();
+      },
+    };
+    this.watches.add(handle);
+    inner = watchObjects(this.ctx, prefix, {
       ...opts,
       onError: (err) => {
+        ended = true;
         this.watches.delete(handle);
         opts.onError(err);
       },
     });
-    const handle: StorageWatch = {
-      close: () => {
-        this.watches.delete(handle);
-        inner.close();
-      },
-    };
-    this.watches.add(handle);
+    if (ended) inner.close();
     return handle;
   }
 

@@ -35,7 +35,12 @@ export interface EtcdKvOptions {
   readonly compactionIntervalMs?: number;
   /** How long a request waits for a connection before Unavailable. Default 20 s. */
   readonly dialTimeoutMs?: number;
-  /** Deadline of each etcd call. Default 60 s (kube-apiserver's --request-timeout). */
+  /**
+   * Deadline of each etcd call; default 0, none: like kube-apiserver, a request is
+   * bounded by the HTTP request timeout above us, a dead connection by grpc
+   * keepalive (30 s + 10 s), and a leaderless etcd answers "request timed out"
+   * itself. A per-call grpc deadline also costs a timer on every call.
+   */
   readonly requestTimeoutMs?: number;
   /** How often each watch asks etcd for a progress notification; 0 never. Default 1 s. */
   readonly progressIntervalMs?: number;
@@ -53,7 +58,7 @@ export function openEtcdKv(opts: EtcdKvOptions): KV {
     endpoints: opts.endpoints,
     ...(opts.tls === undefined ? {} : { tls: opts.tls }),
     dialTimeoutMs: opts.dialTimeoutMs ?? 20_000,
-    requestTimeoutMs: opts.requestTimeoutMs ?? 60_000,
+    requestTimeoutMs: opts.requestTimeoutMs ?? 0,
   });
   const { kv } = conn.client;
   const keys = createKeySpace(opts.prefix ?? '/registry');
@@ -119,11 +124,13 @@ export function openEtcdKv(opts: EtcdKvOptions): KV {
   };
 
   /** Runs a read at `revision`, turning etcd's revision errors into StorageErrors. */
-  const readAt = async <T>(key: string, revision: number, fn: () => Promise<T>): Promise<T> => {
-    if (revision > 0 && revision <= compacted) throw compactedError(key, compacted + 1);
-    try {
-      return await conn.run('read', key, fn);
-    } catch (err) {
+  const readAt = <T extends { header: { revision: string } }>(
+    key: string,
+    revision: number,
+    fn: () => Promise<T>,
+  ): Promise<T> => {
+    if (revision > 0 && revision <= compacted) return Promise.reject(compactedError(key, compacted + 1));
+    return conn.run('read', key, fn).then(observe, async (err: unknown) => {
       if (isCompactedError(err)) throw compactedError(key, await oldestRevision());
       if (isFutureRevisionError(err)) {
         throw new StorageError('FutureRevision', `revision ${revision} is newer than the current one`, {
@@ -132,16 +139,16 @@ export function openEtcdKv(opts: EtcdKvOptions): KV {
         });
       }
       throw err;
-    }
+    });
   };
 
-  const range = async (key: string, req: IRangeRequest): Promise<IRangeResponse> =>
-    observe(await readAt(key, Number(req.revision ?? 0), () => kv.range(req)));
+  const range = (key: string, req: IRangeRequest): Promise<IRangeResponse> =>
+    readAt(key, Number(req.revision ?? 0), () => kv.range(req));
 
-  const txn = async (key: string, run: () => Promise<ITxnResponse>): Promise<ITxnResponse> => {
-    if (writeGate !== undefined) await writeGate;
-    return observe(await conn.run('write', key, run));
-  };
+  const txn = (key: string, run: () => Promise<ITxnResponse>): Promise<ITxnResponse> =>
+    writeGate === undefined
+      ? conn.run('write', key, run).then(observe)
+      : writeGate.then(() => conn.run('write', key, run)).then(observe);
 
   const watchDeps = {
     conn,

@@ -18,7 +18,7 @@ export function createKeySpace(prefix: string): KeySpace {
   const head = Buffer.from(prefix);
   return {
     full: (key) => Buffer.from(prefix + key),
-    strip: (key) => key.subarray(head.length).toString(),
+    strip: (key) => key.toString('utf8', head.length),
     range: (p) => {
       const start = Buffer.from(prefix + p);
       return { start, end: prefixEnd(start) };

@@ -19,6 +19,7 @@ import { getHandler } from './handlers/get.js';
 import { listHandler } from './handlers/list.js';
 import type { Handler, UnknownFieldFinder } from './handlers/scope.js';
 import { updateHandler } from './handlers/update.js';
+import { watchHandler } from './handlers/watch.js';
 import { negotiateOutput, isPretty } from './negotiation.js';
 import { resolveRequestInfo } from './request-info.js';
 
@@ -41,7 +42,8 @@ const HANDLERS: Partial<Record<Verb, Handler>> = {
   update: updateHandler,
   delete: deleteHandler,
   deletecollection: deleteCollectionHandler,
-  // TODO(#3): patch (JSON, merge, strategic merge, apply) and watch.
+  watch: watchHandler,
+  // TODO(#3): patch (JSON, merge, strategic merge, apply).
 };
 
 function resourceKey(group: string, version: string, resource: string): string {
@@ -72,7 +74,8 @@ async function readLimited(payload: Readable, limit: number): Promise<Buffer> {
 function namespaceFor(info: RequestInfo, def: ResourceDefinition): string | undefined {
   if (def.scope === 'Namespaced') {
     if (info.namespace !== '') return info.namespace;
-    return info.name === '' && ['list', 'watch', 'create', 'deletecollection'].includes(info.verb) ? '' : undefined;
+    // parts, not name: a metadata.name field selector also fills info.name.
+    return info.parts.length < 2 && ['list', 'watch', 'create', 'deletecollection'].includes(info.verb) ? '' : undefined;
   }
   const isNamespaceItself = def.group === '' && def.plural === 'namespaces' && info.namespace === info.name;
   return info.namespace === '' || isNamespaceItself ? '' : undefined;

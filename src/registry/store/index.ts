@@ -12,6 +12,7 @@ import { setTypeMeta, thaw } from './metadata.js';
 import { get, list } from './read.js';
 import type { CreateOptions, ResourceStore, WriteResult } from './types.js';
 import { update } from './update.js';
+import { watch } from './watch.js';
 
 async function virtualCreate(ctx: StoreContext, input: KubeObject, opts: CreateOptions): Promise<WriteResult> {
   const obj = thaw(input);
@@ -34,6 +35,7 @@ export function createResourceStore(ctx: StoreContext): ResourceStore {
       update: refuse('update'),
       delete: refuse('delete'),
       deleteCollection: refuse('deletecollection'),
+      watch: refuse('watch'),
     };
   }
   return {
@@ -44,6 +46,7 @@ export function createResourceStore(ctx: StoreContext): ResourceStore {
     update: (obj, opts) => update(ctx, obj, opts),
     delete: (opts) => remove(ctx, opts),
     deleteCollection: (opts) => deleteCollection(ctx, opts),
+    watch: (opts) => watch(ctx, opts),
   };
 }
 

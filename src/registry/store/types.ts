@@ -4,7 +4,10 @@
 // namespace) and throws only StatusError.
 import type { StatusDetails } from '../../errors/status-error.js';
 import type { KubeList, KubeObject } from '../../schema/object.js';
-import type { ObjectPredicate, Preconditions, ResourceVersionMatch } from '../../storage/storage.js';
+import type { ObjectPredicate, Preconditions, ResourceVersionMatch, StorageWatch } from '../../storage/storage.js';
+import type { WatchOptions } from './watch.js';
+
+export type { WatchOptions } from './watch.js';
 import type { ResourceDefinition, UserInfo } from '../define-resource.js';
 
 export interface RequestScope {
@@ -91,4 +94,6 @@ export interface ResourceStore {
   delete(opts: DeleteOptions): Promise<DeleteResult>;
   /** Deletes every matching object; answers the list of what was deleted. */
   deleteCollection(opts?: DeleteCollectionOptions): Promise<KubeList>;
+  /** Follows changes; resolves once established. Close the handle to stop. */
+  watch(opts: WatchOptions): Promise<StorageWatch>;
 }

@@ -1,0 +1,103 @@
+// WATCH: newline-delimited JSON events ({"type":…,"object":…}), headers flushed
+// before the first event (client-go waits for them), the stream ended by
+// timeoutSeconds (default: kube's --min-request-timeout 1800 s, randomised x[1,2))
+// or by the client going away. Bookmarks only when allowWatchBookmarks asks for
+// them; sendInitialEvents is refused with 422 so clients fall back to list+watch
+// (kubectl-wire §0.8). An error after the stream started is an ERROR event.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { forbiddenField, path } from '../../errors/field-errors.js';
+import { isStatusError, internal } from '../../errors/status-error.js';
+import type { KubeObject } from '../../schema/object.js';
+import type { ObjectPredicate, StorageWatchEvent } from '../../storage/storage.js';
+import { listOptionsFrom } from './list.js';
+import { boolParam, intParam, invalidOptions } from './options.js';
+import { userOf, type Handler, type HandlerScope } from './scope.js';
+
+const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
+/** Progress from storage can follow every commit; bookmarks need not. */
+const BOOKMARK_INTERVAL_MS = 10_000;
+
+function namePredicate(name: string, inner: ObjectPredicate | undefined): ObjectPredicate {
+  return (obj) => obj.metadata.name === name && (inner === undefined || inner(obj));
+}
+
+function frame(event: { type: string; object: unknown }): string {
+  // Same escaping as the JSON codec would apply, one event per line.
+  return `${JSON.stringify(event).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
+
+function startStream(request: FastifyRequest, reply: FastifyReply): void {
+  reply.hijack();
+  const headers: Record<string, string | string[] | number> = {};
+  for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = v as string | string[] | number;
+  const warnings = request.kapi?.warnings ?? [];
+  if (warnings.length > 0) headers.warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+  reply.raw.writeHead(200, { ...headers, 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
+  reply.raw.flushHeaders();
+}
+
+export const watchHandler: Handler = async (request, reply, scope: HandlerScope) => {
+  const q = scope.query;
+  if (boolParam(q, 'sendInitialEvents')) {
+    invalidOptions('ListOptions', [forbiddenField(path('sendInitialEvents'), 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled')]);
+  }
+  // 0 or absent means the server default, as in kube's watch handler.
+  const asked = intParam(q, 'timeoutSeconds') ?? 0;
+  const timeoutSeconds = asked > 0 ? asked : Math.floor(MIN_REQUEST_TIMEOUT_SECONDS * (1 + Math.random()));
+  const bookmarks = boolParam(q, 'allowWatchBookmarks');
+  const { limit: _l, continue: _c, ...list } = listOptionsFrom(scope);
+  // A name in the path (legacy /watch/.../<name>) narrows the watch to that object.
+  const predicate = scope.info.parts.length >= 2 ? namePredicate(scope.info.name, list.predicate) : list.predicate;
+  const def = scope.definition;
+  const apiVersion = def.group === '' ? def.version : `${def.group}/${def.version}`;
+
+  const buffered: string[] = [];
+  let started = false;
+  let ended = false;
+  const write = (text: string): void => {
+    if (ended) return;
+    if (started) reply.raw.write(text);
+    else buffered.push(text);
+  };
+  const onEvent = (e: StorageWatchEvent): void => write(frame({ type: e.type, object: e.object }));
+  let lastBookmark = 0;
+  const onProgress = (resourceVersion: string): void => {
+    const now = Date.now();
+    if (now - lastBookmark < BOOKMARK_INTERVAL_MS) return;
+    lastBookmark = now;
+    const object: KubeObject = { kind: def.kind, apiVersion, metadata: { resourceVersion } };
+    write(frame({ type: 'BOOKMARK', object }));
+  };
+
+  let finish = (): void => undefined;
+  const onError = (err: unknown): void => {
+    const status = isStatusError(err) ? err : internal(err);
+    write(frame({ type: 'ERROR', object: status.toStatus() }));
+    finish();
+  };
+
+  // Errors while establishing (bad resourceVersion, 410) are ordinary HTTP errors.
+  const handle = await scope.store.watch({
+    ...list,
+    ...(predicate === undefined ? {} : { predicate }),
+    user: userOf(request),
+    onEvent,
+    onError,
+    ...(bookmarks ? { onProgress } : {}),
+  });
+  startStream(request, reply);
+  started = true;
+  for (const text of buffered.splice(0)) reply.raw.write(text);
+  const timer = setTimeout(() => finish(), timeoutSeconds * 1000);
+  finish = () => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    handle.close();
+    reply.raw.end();
+  };
+  // 'close' on the response (not the request): the request's fires once its body is read.
+  reply.raw.on('close', () => finish());
+  if (ended) finish();
+  return reply;
+};

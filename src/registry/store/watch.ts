@@ -1,0 +1,52 @@
+// Watch: kube semantics on top of storage's watch. resourceVersion ""/"0" first
+// sends a synthetic ADDED for every matching object (from one list) and then
+// follows changes after that list's revision, so nothing is missed or doubled;
+// "N" follows every change after N (410 Expired via onError when compacted).
+import { isStorageError } from '../../errors/storage-error.js';
+import type { KubeObject } from '../../schema/object.js';
+import type { ObjectPredicate, StorageWatch, StorageWatchEvent } from '../../storage/storage.js';
+import { translateStorageError } from '../errors.js';
+import { collectionPrefix } from '../keys.js';
+import type { StoreContext } from './context.js';
+import { validateReadOptions } from './read.js';
+import type { RequestScope } from './types.js';
+
+export interface WatchOptions extends RequestScope {
+  readonly predicate?: ObjectPredicate;
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: string;
+  readonly onEvent: (event: StorageWatchEvent) => void;
+  /** Called once with a StatusError (410 Expired, 503) when the watch ends on its own. */
+  readonly onError: (err: unknown) => void;
+  readonly onProgress?: (resourceVersion: string) => void;
+}
+
+/** Starts a watch; resolves once it is established (errors before that reject). */
+export async function watch(ctx: StoreContext, opts: WatchOptions): Promise<StorageWatch> {
+  validateReadOptions(opts, 'ListOptions');
+  const prefix = collectionPrefix(ctx.definition, { namespace: opts.namespace });
+  const translate = (err: unknown) => translateStorageError(err, { operation: 'watch', resource: ctx.resource, name: '', resourceVersion: opts.resourceVersion });
+  let from = opts.resourceVersion ?? '';
+  let initial: KubeObject[] = [];
+  if (from === '' || from === '0') {
+    try {
+      const listed = await ctx.storage.list(prefix, { ...(opts.predicate === undefined ? {} : { predicate: opts.predicate }) });
+      initial = listed.items;
+      from = listed.resourceVersion;
+    } catch (err) {
+      throw translate(err);
+    }
+  }
+  for (const object of initial) opts.onEvent({ type: 'ADDED', object });
+  try {
+    return ctx.storage.watch(prefix, {
+      resourceVersion: from,
+      ...(opts.predicate === undefined ? {} : { predicate: opts.predicate }),
+      onEvent: opts.onEvent,
+      onError: (err) => opts.onError(isStorageError(err) ? translate(err) : err),
+      ...(opts.onProgress === undefined ? {} : { onProgress: opts.onProgress }),
+    });
+  } catch (err) {
+    throw translate(err);
+  }
+}

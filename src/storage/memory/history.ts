@@ -89,11 +89,19 @@ export class KeySpace {
 }
 
 export function toEntry(key: string, version: Version): KvEntry {
-  // Copies so a caller mutating the bytes cannot rewrite history.
+  // A copy, so a caller mutating the bytes cannot rewrite history.
   return {
     key,
-    value: version.value!.slice(),
+    value: copy(version.value!),
     createRevision: version.createRevision,
     modRevision: version.revision,
   };
+}
+
+/**
+ * A copy that shares no memory. Uint8Array#slice would do, but callers pass
+ * Buffers, whose slice() is a view onto the same bytes.
+ */
+export function copy(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes);
 }

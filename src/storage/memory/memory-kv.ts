@@ -18,7 +18,7 @@ import type {
   KvWatchOptions,
   KvWriteResult,
 } from '../kv.js';
-import { KeySpace, toEntry } from './history.js';
+import { KeySpace, copy, toEntry } from './history.js';
 import { MemoryWatcher } from './watchers.js';
 
 export interface MemoryKvOptions {
@@ -76,7 +76,7 @@ class MemoryKv implements KV {
       throw new StorageError('Exists', `key ${key} already exists`, { key, current: toEntry(key, latest) });
     }
     const revision = ++this.revision;
-    this.commit({ type: 'create', key, value: value.slice(), revision, createRevision: revision });
+    this.commit({ type: 'create', key, value: copy(value), revision, createRevision: revision });
     return { revision };
   }
 
@@ -93,7 +93,7 @@ class MemoryKv implements KV {
     this.commit({
       type: 'update',
       key,
-      value: value.slice(),
+      value: copy(value),
       previous: latest.value,
       revision,
       createRevision: latest.createRevision,

@@ -83,3 +83,20 @@ describe('memory KV', () => {
     await expect(kv.create('/a', Buffer.from('1'))).rejects.toSatisfy((e) => isStorageError(e, 'Unavailable'));
   });
 });
+
+describe('memory KV watch errors', () => {
+  test('a watch closed before its Compacted error is delivered hears nothing', async () => {
+    const kv = openMemoryKv();
+    const first = (await kv.create('/a', Buffer.from('1'))).revision;
+    const second = (await kv.put('/a', Buffer.from('2'), { expectedRevision: first })).revision;
+    await kv.compact(second);
+    const errors: Error[] = [];
+    kv.watch('/', { afterRevision: first - 1, onEvents: () => undefined, onError: (e) => errors.push(e) }).close();
+    // A second watch from the same revision fails the same way; once it has heard, so would the first.
+    const heard = await new Promise<Error>((resolve) => {
+      kv.watch('/', { afterRevision: first - 1, onEvents: () => undefined, onError: resolve });
+    });
+    expect(isStorageError(heard, 'Compacted')).toBe(true);
+    expect(errors).toEqual([]);
+  });
+});

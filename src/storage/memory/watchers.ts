@@ -9,6 +9,8 @@ export class MemoryWatcher implements KvWatch {
   private pending: KvEvent[] = [];
   private scheduled = false;
   private closed = false;
+  /** close() was called: a pending onError must not fire after it. */
+  private closedByCaller = false;
 
   constructor(
     readonly prefix: string,
@@ -26,11 +28,18 @@ export class MemoryWatcher implements KvWatch {
   /** Ends the watch for a reason of its own: one onError, nothing after it. */
   fail(err: Error): void {
     if (this.closed) return;
-    this.close();
-    queueMicrotask(() => this.opts.onError(err));
+    this.stop();
+    queueMicrotask(() => {
+      if (!this.closedByCaller) this.opts.onError(err);
+    });
   }
 
   close(): void {
+    this.closedByCaller = true;
+    this.stop();
+  }
+
+  private stop(): void {
     if (this.closed) return;
     this.closed = true;
     this.pending = [];

@@ -229,6 +229,20 @@ describeWithEtcd('etcd KV specifics', (ctx) => {
     });
   });
 
+  test('closing the KV ends its watches quietly', async () => {
+    const prefix = `/kc-${randomBytes(4).toString('hex')}`;
+    const closing = openEtcdKv({ endpoints: [ctx.etcd.endpoint], prefix, compactionIntervalMs: 0 });
+    const writer = open({ prefix });
+    const start = await writer.currentRevision();
+    const gone = collectWatch(closing, '/w/', { afterRevision: start });
+    const control = collectWatch(writer, '/w/', { afterRevision: start });
+    await closing.close();
+    const { revision } = await writer.create('/w/a', enc('1'));
+    await control.waitForRevision(revision);
+    control.close();
+    expect({ events: gone.events.length, errors: gone.errors.map(String) }).toEqual({ events: 0, errors: [] });
+  });
+
   test('watches report progress from etcd progress notifications', async () => {
     const kv = open({ progressIntervalMs: 50 });
     const watch = collectWatch(kv, '/quiet/');

@@ -165,6 +165,21 @@ export function openEtcdKv(opts: EtcdKvOptions): KV {
     return new StorageError('Conflict', `key ${key} was modified`, { key, current: toEntry(keys, kvs[0]!) });
   };
 
+  const openWatch = (prefix: string, watchOpts: KvWatchOptions): KvWatch => {
+    if (watchOpts.afterRevision !== undefined) return startWatch(watchDeps, prefix, watchOpts);
+    if (observed > 0) return startWatch(watchDeps, prefix, { ...watchOpts, afterRevision: observed });
+    const now = currentRevision();
+    const gate = now.catch(() => undefined);
+    writeGate = gate;
+    void gate.then(() => {
+      if (writeGate === gate) writeGate = undefined;
+    });
+    return startWatchAfter(watchDeps, prefix, watchOpts, now);
+  };
+  // Open watches, closed with the KV: otherwise they would outlive the client,
+  // retrying a closed connection until their reconnect timeout.
+  const watches = new Set<KvWatch>();
+
   return {
     async get(key: string, getOpts: KvGetOptions = {}): Promise<KvEntry | undefined> {
       const res = await range(key, { key: keys.full(key), revision: getOpts.revision ?? 0 });
@@ -248,15 +263,14 @@ export function openEtcdKv(opts: EtcdKvOptions): KV {
     },
 
     watch(prefix: string, watchOpts: KvWatchOptions): KvWatch {
-      if (watchOpts.afterRevision !== undefined) return startWatch(watchDeps, prefix, watchOpts);
-      if (observed > 0) return startWatch(watchDeps, prefix, { ...watchOpts, afterRevision: observed });
-      const now = currentRevision();
-      const gate = now.catch(() => undefined);
-      writeGate = gate;
-      void gate.then(() => {
-        if (writeGate === gate) writeGate = undefined;
-      });
-      return startWatchAfter(watchDeps, prefix, watchOpts, now);
+      const watch = openWatch(prefix, watchOpts);
+      watches.add(watch);
+      return {
+        close() {
+          watches.delete(watch);
+          watch.close();
+        },
+      };
     },
 
     currentRevision,
@@ -283,6 +297,8 @@ export function openEtcdKv(opts: EtcdKvOptions): KV {
 
     async close(): Promise<void> {
       compactor?.stop();
+      for (const w of watches) w.close();
+      watches.clear();
       conn.close();
     },
   };

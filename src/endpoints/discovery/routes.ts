@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notAcceptable } from '../../errors/status-error.js';
 import type { DiscoveryDocuments } from './documents.js';
-import { parseAccept } from '../media-type.js';
+import { parseAccept } from '../negotiation.js';
 
 const AGGREGATED_VERSIONS = ['v2', 'v2beta1'] as const;
 type AggregatedVersion = (typeof AGGREGATED_VERSIONS)[number];
@@ -42,9 +42,11 @@ const LEGACY_TYPES = ['application/json', 'application/yaml', 'application/vnd.k
 
 /** First acceptable entry wins: client-go lists its preference in order. */
 function choose(accept: string | undefined, allowAggregated: boolean): Choice | undefined {
-  const ranges = parseAccept(accept);
+  // No Accept at all means anything, as in HTTP.
+  const ranges = accept === undefined || accept.trim() === '' ? parseAccept('*/*') : parseAccept(accept);
   for (const range of ranges) {
-    const { type, params } = range;
+    const type = `${range.type}/${range.subtype}`;
+    const { params } = range;
     if (type === 'application/json' && params.g === 'apidiscovery.k8s.io' && params.as === 'APIGroupDiscoveryList') {
       const version = AGGREGATED_VERSIONS.find((v) => v === params.v);
       if (allowAggregated && version !== undefined) return { kind: 'aggregated', version };

@@ -118,7 +118,8 @@ export async function main(argv: string[]): Promise<void> {
     files = await validateFiles(options);
   } catch (err) {
     if (err instanceof OptionsError) {
-      process.stderr.write(`kapi: ${err.message}\n`);
+      // One line, however many problems: scripts and supervisors show the last line.
+      process.stderr.write(`kapi: ${err.problems.join('; ')}\n`);
       process.exit(1);
     }
     throw err;

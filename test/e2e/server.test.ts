@@ -1,0 +1,253 @@
+// The running server over real sockets: TLS with HTTP/2 and HTTP/1.1, x509
+// authentication, public-info paths, authorization modes, metrics, bad input
+// and bad flags. Each case asserts the status code and the Status body.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:http2';
+import { request } from 'node:https';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import yaml from 'js-yaml';
+import { issueClientCertificate } from '../../src/auth/pki/issue.js';
+import { startKapi, type RunningKapi } from './support/server.js';
+
+interface Credentials {
+  ca: Buffer;
+  cert?: Buffer | string;
+  key?: Buffer | string;
+}
+
+function adminCredentials(kubeconfigPath: string): Required<Credentials> {
+  const cfg = yaml.load(readFileSync(kubeconfigPath, 'utf8')) as {
+    clusters: { cluster: Record<string, string> }[];
+    users: { user: Record<string, string> }[];
+  };
+  const b64 = (s: string | undefined) => Buffer.from(s ?? '', 'base64');
+  return {
+    ca: b64(cfg.clusters[0]!.cluster['certificate-authority-data']),
+    cert: b64(cfg.users[0]!.user['client-certificate-data']),
+    key: b64(cfg.users[0]!.user['client-key-data']),
+  };
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  json(): any;
+}
+
+function call(
+  server: RunningKapi,
+  creds: Credentials,
+  opts: { method?: string; path: string; body?: Buffer | string; headers?: Record<string, string> },
+): Promise<Answer> {
+  return new Promise((ok, fail) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        method: opts.method ?? 'GET',
+        path: opts.path,
+        ca: creds.ca,
+        ...(creds.cert === undefined ? {} : { cert: creds.cert, key: creds.key }),
+        headers: opts.headers ?? {},
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          ok({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString()) });
+        });
+      },
+    );
+    req.on('error', fail);
+    req.end(opts.body);
+  });
+}
+
+describe('a default server', () => {
+  let server: RunningKapi;
+  let admin: Required<Credentials>;
+  beforeAll(async () => {
+    server = await startKapi();
+    admin = adminCredentials(server.kubeconfig);
+  }, 60_000);
+  afterAll(async () => server?.stop());
+
+  test('/version is readable without credentials and names 1.36', async () => {
+    const res = await call(server, { ca: admin.ca }, { path: '/version' });
+    expect(res.status).toBe(200);
+    const info = res.json();
+    expect(info).toMatchObject({ major: '1', minor: '36', gitTreeState: 'clean', compiler: 'tsc' });
+    expect(info.gitVersion).toMatch(/^v1\.36\.0\+kapi$/);
+    for (const field of ['gitCommit', 'buildDate', 'goVersion', 'platform']) expect(typeof info[field]).toBe('string');
+  });
+
+  test('health endpoints are public, everything else needs credentials (401 Status)', async () => {
+    expect((await call(server, { ca: admin.ca }, { path: '/readyz' })).status).toBe(200);
+    const res = await call(server, { ca: admin.ca }, { path: '/api/v1/namespaces' });
+    expect(res.status).toBe(401);
+    expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+  });
+
+  test('a client certificate from another CA is refused with 401', async () => {
+    const { createCertificateAuthority } = await import('../../src/auth/pki/issue.js');
+    const otherCa = await createCertificateAuthority({ commonName: 'other-ca', validityDays: 1, clock: () => new Date() });
+    const stranger = await issueClientCertificate({ ca: otherCa, commonName: 'mallory', organizations: ['system:masters'], validityDays: 1 });
+    const res = await call(server, { ca: admin.ca, cert: stranger.certPem, key: stranger.keyPem }, { path: '/api/v1/namespaces' });
+    expect(res.status).toBe(401);
+    expect(res.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized' });
+  });
+
+  test('HTTP/2 is negotiated by ALPN and serves the same API', async () => {
+    const session = connect(server.url, { ca: admin.ca, cert: admin.cert, key: admin.key });
+    try {
+      const answer = await new Promise<{ status: number; body: string }>((ok, fail) => {
+        const stream = session.request({ ':path': '/api/v1/namespaces/default', accept: 'application/json' });
+        let status = 0;
+        let body = '';
+        stream.on('response', (h) => (status = Number(h[':status'])));
+        stream.on('data', (c: Buffer) => (body += c.toString()));
+        stream.on('end', () => ok({ status, body }));
+        stream.on('error', fail);
+        stream.end();
+      });
+      expect(session.alpnProtocol).toBe('h2');
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toMatchObject({ kind: 'Namespace', metadata: { name: 'default' } });
+    } finally {
+      session.close();
+    }
+  });
+
+  test('one metrics series per request, labelled like kube-apiserver', async () => {
+    await call(server, admin, { path: '/api/v1/namespaces/default/configmaps' });
+    const text = (await call(server, admin, { path: '/metrics' })).body.toString();
+    expect(text).toMatch(
+      /apiserver_request_total\{verb="LIST",dry_run="",group="",version="v1",resource="configmaps",subresource="",scope="namespace",component="apiserver",code="200"\} [1-9]/,
+    );
+    expect(text).toMatch(/apiserver_request_duration_seconds_bucket\{le="0.005",verb="LIST"/);
+  });
+
+  const badInputs = [
+    {
+      name: 'malformed JSON body',
+      method: 'POST', path: '/api/v1/namespaces/default/configmaps',
+      headers: { 'content-type': 'application/json' }, body: '{"apiVersion": "v1", "kind": ',
+      want: { status: 400, reason: 'BadRequest' },
+    },
+    {
+      name: 'malformed YAML body',
+      method: 'POST', path: '/api/v1/namespaces/default/configmaps',
+      headers: { 'content-type': 'application/yaml' }, body: 'apiVersion: v1\nkind: [ConfigMap\n',
+      want: { status: 400, reason: 'BadRequest' },
+    },
+    {
+      name: 'protobuf body without the k8s envelope',
+      method: 'POST', path: '/api/v1/namespaces/default/configmaps',
+      headers: { 'content-type': 'application/vnd.kubernetes.protobuf' }, body: Buffer.from([0x0a, 0x05, 0xff, 0xff]),
+      want: { status: 400, reason: 'BadRequest' },
+    },
+    {
+      name: 'wrong kind for the endpoint',
+      method: 'POST', path: '/api/v1/namespaces/default/configmaps',
+      headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' } }),
+      want: { status: 400, reason: 'BadRequest' },
+    },
+    {
+      name: 'unsupported media type',
+      method: 'POST', path: '/api/v1/namespaces/default/configmaps',
+      headers: { 'content-type': 'text/plain' }, body: 'hello',
+      want: { status: 415, reason: 'UnsupportedMediaType' },
+    },
+    {
+      name: 'body over 3 MiB',
+      method: 'POST', path: '/api/v1/namespaces/default/configmaps',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { a: 'x'.repeat(3 * 1024 * 1024 + 10) } }),
+      want: { status: 413, reason: 'RequestEntityTooLarge' },
+    },
+    { name: 'unknown resource path', method: 'GET', path: '/api/v1/widgets', want: { status: 404, reason: 'NotFound' } },
+    { name: 'unknown non-resource path', method: 'GET', path: '/no/such/thing', want: { status: 404, reason: 'NotFound' } },
+    { name: 'unacceptable Accept', method: 'GET', path: '/api/v1/namespaces/default', headers: { accept: 'text/html' }, want: { status: 406, reason: 'NotAcceptable' } },
+    {
+      name: 'invalid name',
+      method: 'POST', path: '/api/v1/namespaces/default/configmaps',
+      headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'Not_Valid' } }),
+      want: { status: 422, reason: 'Invalid' },
+    },
+    {
+      name: 'namespace that does not exist',
+      method: 'POST', path: '/api/v1/namespaces/nowhere/configmaps',
+      headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }),
+      want: { status: 404, reason: 'NotFound' },
+    },
+  ];
+  for (const c of badInputs) {
+    test(`bad input: ${c.name} -> ${c.want.status} ${c.want.reason}`, async () => {
+      const res = await call(server, admin, { method: c.method, path: c.path, headers: c.headers ?? {}, ...(c.body === undefined ? {} : { body: c.body }) });
+      expect(res.status).toBe(c.want.status);
+      const body = res.json();
+      expect(body).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: c.want.reason, code: c.want.status });
+      expect(typeof body.message).toBe('string');
+      expect(res.body.toString().endsWith('\n')).toBe(true);
+    });
+  }
+
+  test('a 409 body is byte-compatible with kube-apiserver', async () => {
+    const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dup' } });
+    const first = await call(server, admin, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', headers: { 'content-type': 'application/json' }, body });
+    expect(first.status).toBe(201);
+    const again = await call(server, admin, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', headers: { 'content-type': 'application/json' }, body });
+    expect(again.status).toBe(409);
+    expect(again.body.toString()).toBe(
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"configmaps \\"dup\\" already exists","reason":"AlreadyExists","details":{"name":"dup","kind":"configmaps"},"code":409}\n',
+    );
+  });
+});
+
+describe('--authorization-mode=AlwaysDeny', () => {
+  let server: RunningKapi;
+  beforeAll(async () => {
+    server = await startKapi({ args: ['--authorization-mode=AlwaysDeny'] });
+  }, 60_000);
+  afterAll(async () => server?.stop());
+
+  test('system:masters is still allowed, anyone else gets kube’s 403', async () => {
+    const admin = adminCredentials(server.kubeconfig);
+    expect((await call(server, admin, { path: '/api/v1/namespaces' })).status).toBe(200);
+    const ca = { certPem: readFileSync(join(server.dataDir, 'pki/ca.crt'), 'utf8'), keyPem: readFileSync(join(server.dataDir, 'pki/ca.key'), 'utf8') };
+    const bob = await issueClientCertificate({ ca, commonName: 'bob', organizations: ['dev'], validityDays: 1 });
+    const res = await call(server, { ca: admin.ca, cert: bob.certPem, key: bob.keyPem }, { path: '/api/v1/namespaces/default/pods' });
+    expect(res.status).toBe(403);
+    expect(res.json()).toMatchObject({
+      kind: 'Status',
+      reason: 'Forbidden',
+      code: 403,
+      message: expect.stringMatching(/^pods is forbidden: User "bob" cannot list resource "pods" in API group "" in the namespace "default"/),
+      details: { kind: 'pods' },
+    });
+  });
+});
+
+describe('start-up errors', () => {
+  const ROOT = resolve(import.meta.dirname, '../..');
+  const cases = [
+    { name: 'unknown flag', args: ['--no-such-flag=1'], want: /^kapi: .*unknown flag: --no-such-flag/ },
+    { name: 'unreadable certificate file', args: ['--tls-cert-file=/nonexistent/cert.pem', '--tls-private-key-file=/nonexistent/key.pem'], want: /^kapi: .*--tls-cert-file "\/nonexistent\/cert.pem": no such file or directory/ },
+    { name: 'bad port', args: ['--secure-port=70000'], want: /^kapi: .*secure-port/ },
+    { name: 'etcd3 without servers', args: ['--storage-backend=etcd3'], want: /^kapi: .*etcd-servers/ },
+  ];
+  for (const c of cases) {
+    test(`${c.name}: one clear line, exit 1`, () => {
+      const res = spawnSync(process.execPath, [join(ROOT, 'bin/kapi.js'), ...c.args], { encoding: 'utf8', timeout: 20_000 });
+      expect(res.status).toBe(1);
+      const lines = res.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(c.want);
+    });
+  }
+});

@@ -52,6 +52,7 @@ export async function listObjects(
   const prefix = asPrefix(key);
   const limit = opts.limit !== undefined && opts.limit > 0 ? Math.floor(opts.limit) : 0;
   const plan = planRead(prefix, opts, limit);
+  const continuing = opts.continue !== undefined && opts.continue !== '';
   const predicate = opts.predicate;
   const items: KubeObject[] = [];
   let revision = plan.revision;
@@ -61,7 +62,7 @@ export async function listObjects(
   let page: KvListResult;
   let more = false;
   for (;;) {
-    page = await readPage(ctx.kv, prefix, { revision, limit: pageSize, after }, opts.continue !== undefined);
+    page = await readPage(ctx.kv, prefix, { revision, limit: pageSize, after }, continuing);
     if (revision === undefined && plan.minimum !== undefined && page.revision < plan.minimum) {
       throw tooLarge(plan.minimum, page.revision);
     }

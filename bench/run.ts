@@ -7,6 +7,7 @@ import { formatTable, type Bench, type BenchRow } from './lib.js';
 const modules: Array<() => Promise<{ bench: Bench }>> = [
   () => import('./storage-sqlite.js'),
   () => import('./storage-etcd.js'),
+  () => import('./storage-objects.js'),
   () => import('./http.js'),
 ];
 

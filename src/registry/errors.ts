@@ -40,7 +40,8 @@ function fromStorageError(err: StorageError, opts: TranslateOptions): StatusErro
     case 'Exists':
       return alreadyExists(opts.resource, opts.name);
     case 'Conflict':
-      return conflict(opts.resource, opts.name);
+      // Failed preconditions keep storage's wording, as kube-apiserver's do.
+      return err.message.startsWith('Precondition failed') ? conflict(opts.resource, opts.name, err.message) : conflict(opts.resource, opts.name);
     case 'Compacted':
       return expired(`too old resource version: ${opts.resourceVersion ?? ''} (${err.revision ?? ''})`);
     case 'FutureRevision':

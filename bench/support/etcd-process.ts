@@ -37,6 +37,10 @@ export interface EtcdProcess {
   stop(): Promise<void>;
   /** Stops etcd and starts it again on the same ports and data dir. */
   restart(): Promise<void>;
+  /** Stops etcd, keeping its ports and data dir for resume(): an outage. */
+  pause(): Promise<void>;
+  /** Starts a paused etcd again. */
+  resume(): Promise<void>;
 }
 
 /** True when an `etcd` binary is on PATH. */
@@ -87,6 +91,14 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdProces
     async restart() {
       if (stopped) throw new Error('etcd: restart after stop');
       await terminate(child);
+      child = await launch({ args, endpoint, tls: opts.tls, timeoutMs });
+    },
+    async pause() {
+      if (stopped) throw new Error('etcd: pause after stop');
+      await terminate(child);
+    },
+    async resume() {
+      if (stopped) throw new Error('etcd: resume after stop');
       child = await launch({ args, endpoint, tls: opts.tls, timeoutMs });
     },
   };

@@ -11,9 +11,13 @@ import { openEtcdKv } from '../../src/storage/etcd/index.js';
 import { collectWatch } from '../../src/storage/testing/kv-watch-collector.js';
 import { describeWithEtcd, etcdAvailable } from '../support/etcd.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kapi-etcd-tls-'));
-const file = (name: string): string => join(dir, name);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Only where the tests will run: a machine without etcd may lack openssl too,
+// and a skipped file runs no afterAll to remove a temp dir.
+const dir = etcdAvailable() ? mkdtempSync(join(tmpdir(), 'kapi-etcd-tls-')) : undefined;
+const file = (name: string): string => join(dir ?? 'etcd-unavailable', name);
+afterAll(() => {
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
 
 function openssl(args: string[]): void {
   const run = spawnSync('openssl', args, { encoding: 'utf8' });
@@ -35,8 +39,7 @@ function makeCertificates(): void {
   }
 }
 
-// Only where the tests will run: a machine without etcd may lack openssl too.
-if (etcdAvailable()) makeCertificates();
+if (dir !== undefined) makeCertificates();
 
 describeWithEtcd(
   'etcd KV over TLS',

@@ -27,6 +27,9 @@ import { encodeStatusFor } from './endpoints/negotiation.js';
 import { createOpenApi, registerOpenApiRoutes } from './endpoints/openapi/index.js';
 import { createAdmissionChain } from './admission/chain.js';
 import { createRegistry } from './registry/registry.js';
+import { collectionPrefix } from './registry/keys.js';
+import { createNamespaceCache } from './registry/namespace-cache.js';
+import { namespaces as namespacesDefinition } from './apis/core/v1/namespaces.js';
 import { createObjectStore } from './storage/object-store.js';
 
 export interface RunningServer {
@@ -38,7 +41,6 @@ export interface RunningServer {
 /** Public-info paths an unauthenticated caller may read (kube's system:public-info-viewer). */
 const ANONYMOUS_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
 
-
 export async function startServer(options: Options, files: ValidatedFiles, logger: Logger): Promise<RunningServer> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -48,7 +50,12 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   const kv = openKv({ options, logger });
   const storage = createObjectStore({ kv });
   const resources = builtinResources;
-  const registry = createRegistry({ storage, resources, admission: createAdmissionChain(), clock: () => new Date() });
+  const namespaceCache = createNamespaceCache({
+    storage,
+    prefix: collectionPrefix(namespacesDefinition, {}),
+    onError: (err) => logger.warn({ err }, 'namespace cache: watch ended, re-listing'),
+  });
+  const registry = createRegistry({ storage, resources, admission: createAdmissionChain(), clock: () => new Date(), lookup: namespaceCache });
 
   const metrics = createApiMetrics();
   const app = createApp({
@@ -101,6 +108,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     async close() {
       shuttingDown = true;
       await app.close();
+      namespaceCache.close();
       await storage.close();
     },
   };

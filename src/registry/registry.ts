@@ -23,6 +23,8 @@ export interface RegistryOptions {
   readonly uid?: () => string;
   /** generateName's random source (tests make collisions deterministic). */
   readonly random?: (max: number) => number;
+  /** What admission reads namespaces through; default: straight from storage. */
+  readonly lookup?: AdmissionLookup;
 }
 
 export interface Registry {
@@ -54,7 +56,7 @@ export function namespaceLookup(storage: Storage): AdmissionLookup {
 }
 
 export function createRegistry(opts: RegistryOptions): Registry {
-  const lookup = namespaceLookup(opts.storage);
+  const lookup = opts.lookup ?? namespaceLookup(opts.storage);
   const stores = new Map<string, ResourceStore>();
   for (const definition of opts.resources) {
     const resource = { group: definition.group, resource: definition.plural };

@@ -132,7 +132,8 @@ export async function main(argv: string[]): Promise<void> {
     }
     throw err;
   }
-  const logger = pino({ level: options.verbosity >= 4 ? 'debug' : 'info', base: { component: 'kapi' } });
+  // Asynchronous writes: a log line per request must not block the event loop on stdout.
+  const logger = pino({ level: options.verbosity >= 4 ? 'debug' : 'info', base: { component: 'kapi' } }, pino.destination({ dest: 1, sync: false }));
   const server = await startServer(options, files, logger);
   let stopping = false;
   const stop = (signal: string) => {
@@ -140,7 +141,10 @@ export async function main(argv: string[]): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'kapi stopping');
     server.close().then(
-      () => process.exit(0),
+      () => {
+        logger.flush();
+        process.exit(0);
+      },
       (err: unknown) => {
         logger.error({ err }, 'error while stopping');
         process.exit(1);

@@ -47,6 +47,7 @@ export class Compactor {
   private readonly intervalMs: number;
   private readonly batchSize: number;
   private samples: Sample[] = [];
+  private readonly purge: (lo: number, hi: number) => void;
   private timer: NodeJS.Timeout | undefined;
   private step: NodeJS.Immediate | undefined;
 
@@ -55,6 +56,10 @@ export class Compactor {
     this.minRetainedRevisions = opts.compaction.minRetainedRevisions ?? 1000;
     this.intervalMs = opts.compaction.intervalMs ?? 30_000;
     this.batchSize = opts.compaction.batchSize ?? 1000;
+    this.purge = opts.db.transaction((lo: number, hi: number) => {
+      opts.st.keepPrevious.run({ lo, hi });
+      opts.st.purgeLog.run(hi);
+    });
   }
 
   start(): void {
@@ -126,10 +131,10 @@ export class Compactor {
 
   /** Deletes one batch of compacted log rows; true when more remain. */
   private purgeBatch(): boolean {
-    const { st, state } = this.opts;
+    const { state } = this.opts;
     if (state.purgedThrough >= state.compacted) return false;
     const bound = Math.min(state.compacted, state.purgedThrough + this.batchSize);
-    st.purgeLog.run(bound);
+    this.purge(state.purgedThrough, bound);
     state.purgedThrough = bound;
     return bound < state.compacted;
   }

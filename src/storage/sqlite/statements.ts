@@ -23,6 +23,14 @@ export interface LogRow {
 
 const KV_COLUMNS = 'key, value, create_revision, mod_revision';
 const LOG_COLUMNS = 'revision, key, type, value, previous, create_revision, prev_revision';
+/**
+ * An update's log row leaves `previous` NULL while the row it replaced (at
+ * prev_revision) is still in the log: that row holds the same bytes, and not
+ * writing them again keeps an update's log row within one page. The compactor
+ * copies the value into `previous` before it deletes the older row.
+ */
+const LOG_WITH_PREVIOUS = `l.revision, l.key, l.type, l.value, COALESCE(l.previous, p.value) AS previous,
+  l.create_revision, l.prev_revision FROM log l LEFT JOIN log p ON p.revision = l.prev_revision AND l.type = 1`;
 
 /**
  * The state of a key range as of revision :rev. A key whose current row is no
@@ -37,11 +45,13 @@ function listAtSql(lowOp: '>=' | '>'): string {
 SELECT key, value, create_revision, mod_revision FROM kv
  WHERE key ${lowOp} :low AND key < :high AND mod_revision <= :rev
 UNION ALL
-SELECT key, CASE type WHEN 2 THEN value ELSE previous END AS value, create_revision, prev_revision AS mod_revision
+SELECT g.key, CASE g.type WHEN 2 THEN g.value ELSE COALESCE(g.previous, p.value) END AS value,
+       g.create_revision, g.prev_revision AS mod_revision
   FROM (SELECT key, type, value, previous, create_revision, prev_revision, min(revision)
-          FROM log WHERE key ${lowOp} :low AND key < :high AND revision > :rev GROUP BY key)
- WHERE type <> 0
-ORDER BY key LIMIT :limit`;
+          FROM log WHERE key ${lowOp} :low AND key < :high AND revision > :rev GROUP BY key) g
+  LEFT JOIN log p ON p.revision = g.prev_revision
+ WHERE g.type <> 0
+ORDER BY 1 LIMIT :limit`;
 }
 
 export function prepareStatements(db: Database.Database) {
@@ -68,11 +78,19 @@ export function prepareStatements(db: Database.Database) {
       `SELECT ${LOG_COLUMNS} FROM log WHERE key = ? AND revision <= ? ORDER BY revision DESC LIMIT 1`,
     ),
     logFirstAfter: db.prepare<[string, number], LogRow>(
-      `SELECT ${LOG_COLUMNS} FROM log WHERE key = ? AND revision > ? ORDER BY revision LIMIT 1`,
+      `SELECT ${LOG_WITH_PREVIOUS} WHERE l.key = ? AND l.revision > ? ORDER BY l.revision LIMIT 1`,
     ),
     watchRange: db.prepare<[number, string, string, number], LogRow>(
-      `SELECT ${LOG_COLUMNS} FROM log WHERE revision > ? AND key >= ? AND key < ? ORDER BY revision LIMIT ?`,
+      `SELECT ${LOG_WITH_PREVIOUS} WHERE l.revision > ? AND l.key >= ? AND l.key < ? ORDER BY l.revision LIMIT ?`,
     ),
+    // Before rows (lo, hi] go, each one's next write of the same key, if it stays,
+    // gets its own copy of the value it replaced (see LOG_WITH_PREVIOUS).
+    keepPrevious: db.prepare<[{ lo: number; hi: number }]>(`
+UPDATE log SET previous = (SELECT p.value FROM log p WHERE p.revision = log.prev_revision)
+ WHERE revision IN (SELECT (SELECT n.revision FROM log n WHERE n.key = d.key AND n.revision > d.revision
+                             ORDER BY n.revision LIMIT 1)
+                      FROM log d WHERE d.revision > :lo AND d.revision <= :hi AND d.type <> 2)
+   AND revision > :hi AND type = 1 AND previous IS NULL`),
     purgeLog: db.prepare<[number]>('DELETE FROM log WHERE revision <= ?'),
     setCompacted: db.prepare<[number]>("UPDATE meta SET value = ? WHERE name = 'compacted'"),
   };

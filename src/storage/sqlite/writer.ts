@@ -121,7 +121,8 @@ export class GroupCommitWriter {
     const base = { key: op.key, revision, createRevision: row.create_revision };
     if (op.kind === 'put') {
       st.updateKv.run(op.value, revision, op.key);
-      st.insertLog.run(revision, op.key, EVENT_UPDATE, op.value, row.value, row.create_revision, row.mod_revision);
+      // previous stays NULL: the log row at row.mod_revision holds it (statements.ts).
+      st.insertLog.run(revision, op.key, EVENT_UPDATE, op.value, null, row.create_revision, row.mod_revision);
       state.revision = revision;
       events.push({ ...base, type: 'update', value: op.value, previous: row.value });
       return { revision };

@@ -64,6 +64,8 @@ export class Compactor {
 
   start(): void {
     this.sample();
+    // A purge cut short by a crash or shutdown resumes on open.
+    if (this.opts.state.purgedThrough < this.opts.state.compacted) this.schedulePurge();
     // unref: a store left open must not keep the process alive.
     this.timer = setInterval(() => this.tick(), this.intervalMs).unref();
   }

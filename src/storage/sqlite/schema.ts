@@ -2,7 +2,8 @@
 // `kv` is the current state (latest reads, lists and counts come from its key
 // index no matter how long the history is), `log` is the bounded event history
 // (one row per revision) that serves watches from a revision and reads at a
-// recent revision. The global revision is not a separate counter row that every
+// recent revision; `previous` is filled lazily (see LOG_WITH_PREVIOUS in
+// statements.ts). The global revision is not a separate counter row that every
 // write would have to rewrite: it is max(log.revision), or the compacted
 // revision once compaction emptied the log, both persisted by the same commit.
 import Database from 'better-sqlite3';

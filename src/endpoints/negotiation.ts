@@ -1,13 +1,15 @@
 // Content negotiation for resource endpoints: which codec reads the request body
 // (Content-Type) and which writes the answer (Accept, ?pretty). Mirrors apiserver's
 // handlers/negotiation: q-values, wildcards, and `as=`/`g=`/`v=` parameters that ask
-// for a transformed kind (Table, PartialObjectMetadata). We serve no transformations
-// yet, so such entries are skipped and a plain entry later in the list wins — which is
-// how kubectl's Table Accept degrades to JSON. Error bodies use encodeStatusFor.
+// for a transformed kind. Of those we serve meta.k8s.io Table (v1 and v1beta1) in
+// JSON or YAML — Table has no protobuf message — and skip the rest
+// (PartialObjectMetadata), so a plain entry later in the list wins. Error bodies
+// use encodeStatusFor.
 import type { FastifyRequest } from 'fastify';
 import type { Codec } from '../codecs/codec.js';
-import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
+import { PROTOBUF_MEDIA_TYPE, defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { notAcceptable, unsupportedMediaType, type StatusBody } from '../errors/status-error.js';
+import type { TableVersion } from '../registry/table.js';
 
 export interface MediaRange {
   readonly type: string;
@@ -67,24 +69,52 @@ function pick(codecs: CodecRegistry, codec: Codec, pretty: boolean): Codec {
   return pretty && codec === codecs.json ? codecs.prettyJson : codec;
 }
 
-/** The response codec for an Accept header; throws 406 NotAcceptable when none fits. */
-export function negotiateOutput(opts: OutputNegotiation): Codec {
+export interface NegotiatedOutput {
+  readonly codec: Codec;
+  /** Set when the chosen Accept entry asks for a meta.k8s.io Table of this version. */
+  readonly table?: TableVersion;
+}
+
+/** The Table version an `as=Table;g=meta.k8s.io;v=…` entry asks for; undefined for other entries. */
+function tableVersionOf(range: MediaRange): TableVersion | undefined {
+  const { as, g, v } = range.params;
+  if (as !== 'Table' || g !== 'meta.k8s.io') return undefined;
+  return v === 'v1' || v === 'v1beta1' ? v : undefined;
+}
+
+/**
+ * The response codec for an Accept header, and whether the client asked for a
+ * Table; throws 406 NotAcceptable when no entry fits. Entries are tried in
+ * preference order, so kubectl's "Table v1, Table v1beta1, JSON" picks Table v1.
+ */
+export function negotiateOutputTarget(opts: OutputNegotiation): NegotiatedOutput {
   const codecs = opts.codecs ?? defaultCodecs;
   const pretty = opts.pretty === true;
   const usable = (codec: Codec | undefined): codec is Codec =>
     codec !== undefined && (opts.type === undefined || codecs.canEncode(codec, opts.type));
   const header = opts.accept?.trim() ?? '';
-  if (header === '') return pick(codecs, codecs.json, pretty);
+  if (header === '') return { codec: pick(codecs, codecs.json, pretty) };
   for (const range of parseAccept(header)) {
-    // `as=Table;g=meta.k8s.io;v=v1` asks for a conversion we do not serve.
-    if (range.params.as !== undefined) continue;
+    const rangePretty = pretty || range.params.pretty === '1';
+    if (range.params.as !== undefined) {
+      const table = tableVersionOf(range);
+      const codec = codecs.forMediaType(`${range.type}/${range.subtype}`);
+      // Table is written only as JSON or YAML (kubectl-wire §5).
+      if (table === undefined || codec === undefined || codec.mediaType === PROTOBUF_MEDIA_TYPE) continue;
+      return { codec: pick(codecs, codec, rangePretty), table };
+    }
     if (range.type === '*' || (range.subtype === '*' && range.type === 'application')) {
-      return pick(codecs, codecs.json, pretty);
+      return { codec: pick(codecs, codecs.json, pretty) };
     }
     const codec = codecs.forMediaType(`${range.type}/${range.subtype}`);
-    if (usable(codec)) return pick(codecs, codec, pretty || range.params.pretty === '1');
+    if (usable(codec)) return { codec: pick(codecs, codec, rangePretty) };
   }
   throw notAcceptable(codecs.mediaTypes);
+}
+
+/** The response codec for an Accept header; throws 406 NotAcceptable when none fits. */
+export function negotiateOutput(opts: OutputNegotiation): Codec {
+  return negotiateOutputTarget(opts).codec;
 }
 
 /** The request-body codec for a Content-Type; missing means JSON (as kube does); else 415. */
@@ -109,15 +139,34 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value.join(',') : value;
 }
 
-/** Encodes an object for this request's Accept; throws 406 when nothing fits. */
+/** The Table version this request's Accept asks for on a resource of `type`, if any (get, list, watch). */
+export function tableVersionFor(
+  request: FastifyRequest,
+  type: { apiVersion: string; kind: string },
+  codecs?: CodecRegistry,
+): TableVersion | undefined {
+  return negotiateOutputTarget({
+    accept: header(request, 'accept'),
+    ...(codecs === undefined ? {} : { codecs }),
+    type,
+  }).table;
+}
+
+/**
+ * Encodes an object for this request's Accept; throws 406 when nothing fits. A
+ * Table answers with the Accept entry's parameters in its Content-Type, as
+ * kube-apiserver does (application/json;as=Table;v=v1;g=meta.k8s.io).
+ */
 export function encodeFor(request: FastifyRequest, obj: { apiVersion?: string; kind?: string }, codecs?: CodecRegistry): EncodedBody {
-  const codec = negotiateOutput({
+  const { codec, table } = negotiateOutputTarget({
     accept: header(request, 'accept'),
     pretty: isPretty(request.query),
     ...(codecs === undefined ? {} : { codecs }),
     type: { apiVersion: obj.apiVersion ?? '', kind: obj.kind ?? '' },
   });
-  return { contentType: codec.mediaType, body: codec.encode(obj) };
+  const isTable = table !== undefined && obj.kind === 'Table' && obj.apiVersion === `meta.k8s.io/${table}`;
+  const contentType = isTable ? `${codec.mediaType};as=Table;v=${table};g=meta.k8s.io` : codec.mediaType;
+  return { contentType, body: codec.encode(obj) };
 }
 
 /**

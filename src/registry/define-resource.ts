@@ -5,6 +5,7 @@
 import type { FieldError } from '../errors/field-errors.js';
 import { definitionNameForGvk } from '../schema/definitions.js';
 import type { KubeObject } from '../schema/object.js';
+import type { TableDefinition } from './table.js';
 
 export type Scope = 'Namespaced' | 'Cluster';
 
@@ -83,6 +84,8 @@ export interface ResourceDefinition {
    * with what this returns (SelfSubjectReview, TokenReview).
    */
   readonly virtualCreate?: (obj: KubeObject, ctx: VirtualCreateContext) => KubeObject | Promise<KubeObject>;
+  /** `kubectl get` columns (registry/table.ts); absent means kube's default Name and Created At. */
+  readonly table?: TableDefinition;
 }
 
 export type ResourceDeclaration = Pick<ResourceDefinition, 'group' | 'version' | 'kind' | 'plural' | 'scope'> &

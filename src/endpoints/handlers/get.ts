@@ -1,6 +1,7 @@
 // GET of one object: resourceVersion/resourceVersionMatch pass to the store, which
-// validates them as kube does.
+// validates them as kube does. A Table Accept (kubectl get) answers a one-row Table.
 import type { ResourceVersionMatch } from '../../storage/storage.js';
+import { asTableIfAsked } from './list.js';
 import { respond, userOf, type Handler } from './scope.js';
 
 export const getHandler: Handler = async (request, reply, scope) => {
@@ -11,5 +12,5 @@ export const getHandler: Handler = async (request, reply, scope) => {
     resourceVersion: scope.query.get('resourceVersion') ?? undefined,
     resourceVersionMatch: (scope.query.get('resourceVersionMatch') ?? undefined) as ResourceVersionMatch | undefined,
   });
-  return respond(request, reply, { code: 200, object, scope });
+  return respond(request, reply, { code: 200, object: asTableIfAsked(request, scope, object), scope });
 };

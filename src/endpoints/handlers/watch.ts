@@ -3,13 +3,16 @@
 // timeoutSeconds (default: kube's --min-request-timeout 1800 s, randomised x[1,2))
 // or by the client going away. Bookmarks only when allowWatchBookmarks asks for
 // them; sendInitialEvents is refused with 422 so clients fall back to list+watch
-// (kubectl-wire §0.8). An error after the stream started is an ERROR event.
+// (kubectl-wire §0.8). An error after the stream started is an ERROR event. With a
+// Table Accept (kubectl get -w) each event's object is a one-row Table and only the
+// first carries columnDefinitions, as kube's watch encoder does (kubectl-wire §2.3).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { forbiddenField, path } from '../../errors/field-errors.js';
 import { isStatusError, internal } from '../../errors/status-error.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { ObjectPredicate, StorageWatchEvent } from '../../storage/storage.js';
-import { listOptionsFrom } from './list.js';
+import { tableForList, tableForObject } from '../../registry/table.js';
+import { listOptionsFrom, tableOptionsFor } from './list.js';
 import { boolParam, intParam, invalidOptions } from './options.js';
 import { userOf, type Handler, type HandlerScope } from './scope.js';
 
@@ -59,14 +62,25 @@ export const watchHandler: Handler = async (request, reply, scope: HandlerScope)
     if (started) reply.raw.write(text);
     else buffered.push(text);
   };
-  const onEvent = (e: StorageWatchEvent): void => write(frame({ type: e.type, object: e.object }));
+  const table = tableOptionsFor(request, scope);
+  let headersSent = false;
+  /** The event's object as the client asked for it: itself, or a one-row Table. */
+  const shown = (object: KubeObject): unknown => {
+    if (table === undefined) return object;
+    const t = tableForObject(object, { ...table, now: new Date(), noHeaders: headersSent });
+    headersSent = true;
+    return t;
+  };
+  const onEvent = (e: StorageWatchEvent): void => write(frame({ type: e.type, object: shown(e.object) }));
   let lastBookmark = 0;
   const onProgress = (resourceVersion: string): void => {
     const now = Date.now();
     if (now - lastBookmark < BOOKMARK_INTERVAL_MS) return;
     lastBookmark = now;
     const object: KubeObject = { kind: def.kind, apiVersion, metadata: { resourceVersion } };
-    write(frame({ type: 'BOOKMARK', object }));
+    // A bookmark names no object: as a Table it is an empty one carrying the resourceVersion.
+    const rows = table === undefined ? object : tableForList({ kind: '', apiVersion: '', metadata: { resourceVersion }, items: [] }, { ...table, noHeaders: true });
+    write(frame({ type: 'BOOKMARK', object: rows }));
   };
 
   let finish = (): void => undefined;

@@ -1,6 +1,7 @@
 // ConfigMaps: keyed data (UTF-8 in data, base64 in binaryData) with one size limit
 // for both, and an `immutable` switch that freezes the payload for good.
 import { defineResource } from '../../../registry/define-resource.js';
+import { configMapTable } from './config-maps-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, type FieldPath, forbiddenField, path, tooLong } from '../../../errors/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
@@ -34,6 +35,7 @@ export const configMaps = defineResource({
   kind: 'ConfigMap',
   plural: 'configmaps',
   scope: 'Namespaced',
+  table: configMapTable,
   shortNames: ['cm'],
   strategy: {
     validate: validateConfigMap,

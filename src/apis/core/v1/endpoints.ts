@@ -1,6 +1,7 @@
 // Endpoints (legacy; EndpointSlice replaced it): address and port syntax only.
 // kube-apiserver 1.33+ warns on every write, so clients see the same hint here.
 import { defineResource } from '../../../registry/define-resource.js';
+import { endpointsTable } from './endpoints-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, duplicate, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
 import { validatePortNumber } from '../../../registry/validation/common.js';
@@ -55,6 +56,7 @@ export const endpoints = defineResource({
   plural: 'endpoints',
   singular: 'endpoints',
   scope: 'Namespaced',
+  table: endpointsTable,
   shortNames: ['ep'],
   strategy: {
     prepareForCreate: defaultPorts,

@@ -3,6 +3,7 @@
 // names only need to be path-safe, and the strict reporting fields apply only to
 // events that carry an eventTime (those written by the events.k8s.io clients).
 import { defineResource } from '../../../registry/define-resource.js';
+import { eventTable } from './events-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, invalidValue, path, required } from '../../../errors/field-errors.js';
 import { isQualifiedName } from '../../../registry/validation/names.js';
@@ -57,6 +58,7 @@ export const events = defineResource({
   kind: 'Event',
   plural: 'events',
   scope: 'Namespaced',
+  table: eventTable,
   shortNames: ['ev'],
   nameValidation: 'path-segment',
   strategy: {

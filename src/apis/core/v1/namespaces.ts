@@ -3,6 +3,7 @@
 // /finalize) once it has deleted the contents; DELETE therefore only marks the
 // namespace Terminating first (see src/controllers/namespace-lifecycle.ts).
 import { defineResource } from '../../../registry/define-resource.js';
+import { namespaceTable } from './namespaces-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, invalidValue, path } from '../../../errors/field-errors.js';
 import { isQualifiedName } from '../../../registry/validation/names.js';
@@ -56,6 +57,7 @@ export const namespaces = defineResource({
   kind: 'Namespace',
   plural: 'namespaces',
   scope: 'Cluster',
+  table: namespaceTable,
   shortNames: ['ns'],
   nameValidation: 'label',
   strategy: {

@@ -1,6 +1,7 @@
 // Nodes: cluster scoped; kubelets create them with status and then write status
 // through /status, so create keeps status and updates of the main resource don't.
 import { defineResource } from '../../../registry/define-resource.js';
+import { nodeTable } from './nodes-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
 import { isValidLabelValue, isQualifiedName } from '../../../registry/validation/names.js';
@@ -36,6 +37,7 @@ export const nodes = defineResource({
   kind: 'Node',
   plural: 'nodes',
   scope: 'Cluster',
+  table: nodeTable,
   shortNames: ['no'],
   strategy: {
     resetFields: ['status'],

@@ -2,6 +2,7 @@
 // spec is frozen afterwards except for the size (expansion), the volume
 // attributes class, and the binder filling in volumeName.
 import { defineResource } from '../../../registry/define-resource.js';
+import { persistentVolumeClaimTable } from './persistent-volume-claims-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, forbiddenField, invalidValue, path, required } from '../../../errors/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
@@ -57,6 +58,7 @@ export const persistentVolumeClaims = defineResource({
   kind: 'PersistentVolumeClaim',
   plural: 'persistentvolumeclaims',
   scope: 'Namespaced',
+  table: persistentVolumeClaimTable,
   shortNames: ['pvc'],
   strategy: {
     resetFields: ['status'],

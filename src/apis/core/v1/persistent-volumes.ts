@@ -2,6 +2,7 @@
 // Create starts them Pending (the PV controller moves them on); the source is
 // immutable once created.
 import { defineResource } from '../../../registry/define-resource.js';
+import { persistentVolumeTable } from './persistent-volumes-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, forbiddenField, notSupported, path, required } from '../../../errors/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
@@ -63,6 +64,7 @@ export const persistentVolumes = defineResource({
   kind: 'PersistentVolume',
   plural: 'persistentvolumes',
   scope: 'Cluster',
+  table: persistentVolumeTable,
   shortNames: ['pv'],
   strategy: {
     resetFields: ['status'],

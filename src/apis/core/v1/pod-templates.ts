@@ -1,6 +1,7 @@
 // PodTemplates: a named pod template; the template gets the pod spec defaults and
 // validation (images may be empty, as in kube). Generation follows template changes.
 import { defineResource } from '../../../registry/define-resource.js';
+import { podTemplateTable } from './pod-templates-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, type FieldPath, path } from '../../../errors/field-errors.js';
 import { validateLabels } from '../../../registry/validation/common.js';
@@ -31,6 +32,7 @@ export const podTemplates = defineResource({
   kind: 'PodTemplate',
   plural: 'podtemplates',
   scope: 'Namespaced',
+  table: podTemplateTable,
   strategy: {
     prepareForCreate: (pt) => {
       defaultTemplate(ensureObject(pt, 'template'));

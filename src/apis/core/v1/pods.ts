@@ -3,6 +3,7 @@
 // a shorter activeDeadlineSeconds, added tolerations and a negative grace period
 // raised to 1. Status and binding are written through subresources.
 import { defineResource } from '../../../registry/define-resource.js';
+import { podTable } from './pods-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, forbiddenField, invalidValue, path, required } from '../../../errors/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
@@ -102,6 +103,7 @@ export const pods = defineResource({
   kind: 'Pod',
   plural: 'pods',
   scope: 'Namespaced',
+  table: podTable,
   shortNames: ['po'],
   categories: ['all'],
   strategy: {

@@ -2,6 +2,7 @@
 // and the RC's own labels from the template labels and replicas to 1; the
 // controller manager owns status and scales through /scale.
 import { defineResource } from '../../../registry/define-resource.js';
+import { replicationControllerTable } from './replication-controllers-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
 import { validateLabels, validateNonnegative } from '../../../registry/validation/common.js';
@@ -49,6 +50,7 @@ export const replicationControllers = defineResource({
   kind: 'ReplicationController',
   plural: 'replicationcontrollers',
   scope: 'Namespaced',
+  table: replicationControllerTable,
   shortNames: ['rc'],
   categories: ['all'],
   strategy: {

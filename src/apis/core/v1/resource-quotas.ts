@@ -2,6 +2,7 @@
 // (used/hard) through /status. Kube refuses unconditional updates here so two
 // writers cannot silently overwrite each other's accounting.
 import { defineResource } from '../../../registry/define-resource.js';
+import { resourceQuotaTable } from './resource-quotas-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, invalidValue, notSupported, path } from '../../../errors/field-errors.js';
 import { isQualifiedName } from '../../../registry/validation/names.js';
@@ -30,6 +31,7 @@ export const resourceQuotas = defineResource({
   kind: 'ResourceQuota',
   plural: 'resourcequotas',
   scope: 'Namespaced',
+  table: resourceQuotaTable,
   shortNames: ['quota'],
   strategy: {
     resetFields: ['status'],

@@ -1,6 +1,7 @@
 // Secrets: base64 data, a type that decides which keys must be present, and the
 // write-only stringData convenience that kube folds into data when decoding.
 import { defineResource } from '../../../registry/define-resource.js';
+import { secretTable } from './secrets-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, invalidValue, path, required, tooLong } from '../../../errors/field-errors.js';
 import { validateImmutableField } from '../../../registry/validation/common.js';
@@ -77,6 +78,7 @@ export const secrets = defineResource({
   kind: 'Secret',
   plural: 'secrets',
   scope: 'Namespaced',
+  table: secretTable,
   strategy: {
     prepareForCreate: normalize,
     prepareForUpdate: (next) => normalize(next),

@@ -1,6 +1,7 @@
 // ServiceAccounts: plain metadata holders at this stage; token minting
 // (/token) and the default-account controller come with authentication.
 import { defineResource } from '../../../registry/define-resource.js';
+import { serviceAccountTable } from './service-accounts-table.js';
 
 export const serviceAccounts = defineResource({
   group: '',
@@ -8,6 +9,7 @@ export const serviceAccounts = defineResource({
   kind: 'ServiceAccount',
   plural: 'serviceaccounts',
   scope: 'Namespaced',
+  table: serviceAccountTable,
   shortNames: ['sa'],
   strategy: { allowCreateOnUpdate: true, allowUnconditionalUpdate: true, returnDeletedObject: true },
 });

@@ -3,6 +3,7 @@
 // / --service-node-port-range is a later piece (TODO(#3)): until then clusterIP
 // stays as the client sent it ("None" for headless, empty otherwise).
 import { defineResource } from '../../../registry/define-resource.js';
+import { serviceTable } from './services-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, duplicate, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
 import { validateImmutableField, validateLabels, validatePortNumber } from '../../../registry/validation/common.js';
@@ -132,6 +133,7 @@ export const services = defineResource({
   kind: 'Service',
   plural: 'services',
   scope: 'Namespaced',
+  table: serviceTable,
   shortNames: ['svc'],
   categories: ['all'],
   nameValidation: 'label',

@@ -20,6 +20,7 @@ import { serverUrlFor } from './server/kubeconfig.js';
 import { openKv } from './server/storage.js';
 import { registerVersionRoute } from './server/version.js';
 import { bootstrapNamespaces } from './server/bootstrap.js';
+import { startControllers } from './server/controllers.js';
 import { buildDiscovery } from './endpoints/discovery/documents.js';
 import { registerDiscoveryRoutes } from './endpoints/discovery/routes.js';
 import { installResources } from './endpoints/installer.js';
@@ -99,6 +100,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
 
   await app.listen({ port: options.securePort, host: options.bindAddress });
   await bootstrapNamespaces(registry);
+  const controllers = startControllers({ registry, resources, logger });
   bootstrapped = true;
   logger.info({ url, kubeconfig: certs.kubeconfigPath }, 'kapi ready');
 
@@ -106,6 +108,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     url,
     kubeconfigPath: certs.kubeconfigPath,
     async close() {
+      controllers.stop();
       shuttingDown = true;
       await app.close();
       namespaceCache.close();

@@ -2,8 +2,10 @@
 // store marks the namespace (deletionTimestamp, phase Terminating) and keeps it
 // while spec.finalizers holds 'kubernetes'; this controller deletes the contents
 // through the same client any caller uses, then removes that finalizer via
-// /finalize and deletes the namespace for good. main.ts calls sync(name) for each
-// namespace event from a watch (and once per namespace at start).
+// /finalize, which removes the namespace once no finalizer is left (as kube's
+// namespace deleter does). server/controllers.ts calls sync(name) for each
+// namespace watch event (the watch starts with one per existing namespace) and
+// retries ContentRemaining with a capped backoff.
 import type { ResourceDefinition } from '../registry/define-resource.js';
 import type { KubeObject } from '../schema/object.js';
 import { FINALIZER_KUBERNETES } from '../apis/core/v1/namespaces.js';
@@ -13,9 +15,13 @@ export interface NamespaceLifecycleClient {
   getNamespace(name: string): Promise<KubeObject | undefined>;
   list(resource: ResourceDefinition, namespace: string): Promise<KubeObject[]>;
   delete(resource: ResourceDefinition, namespace: string, name: string): Promise<void>;
-  /** PUT /api/v1/namespaces/<name>/finalize with the namespace as given. */
-  finalize(ns: KubeObject): Promise<KubeObject>;
-  /** DELETE /api/v1/namespaces/<name>: completes once spec.finalizers is empty. */
+  /**
+   * PUT /api/v1/namespaces/<name>/finalize with the namespace as given; answers the
+   * namespace as written (or as removed, when that write emptied every finalizer),
+   * undefined when it is already gone.
+   */
+  finalize(ns: KubeObject): Promise<KubeObject | undefined>;
+  /** DELETE /api/v1/namespaces/<name>: removes a marked namespace nothing holds any more. */
   deleteNamespace(name: string): Promise<void>;
 }
 
@@ -39,10 +45,13 @@ export function createNamespaceController(opts: { client: NamespaceLifecycleClie
   /** Deletes everything it can and answers how many objects are still there. */
   async function deleteContents(namespace: string): Promise<number> {
     for (const kind of kinds) {
-      for (const item of await client.list(kind, namespace)) await client.delete(kind, namespace, item.metadata.name ?? '');
+      for (const item of await client.list(kind, namespace)) {
+        // Already marked: deleting again changes nothing; its finalizers' owners finish it.
+        if (item.metadata.deletionTimestamp === undefined) await client.delete(kind, namespace, item.metadata.name ?? '');
+      }
     }
     // Re-list rather than assume: objects with finalizers (or graceful deletion) stay for now,
-    // and a later sync (on their DELETED events) finishes the namespace.
+    // and a later sync (the runner retries ContentRemaining) finishes the namespace.
     let left = 0;
     for (const kind of kinds) left += (await client.list(kind, namespace)).length;
     return left;
@@ -52,18 +61,32 @@ export function createNamespaceController(opts: { client: NamespaceLifecycleClie
     async sync(name) {
       const ns = await client.getNamespace(name);
       if (ns === undefined) return 'Absent';
-      if (ns.metadata.deletionTimestamp === undefined) return 'Active';
-      if ((await deleteContents(name)) > 0) return 'ContentRemaining';
+      if (ns.metadata.deletionTimestamp === undefined || ns.metadata.deletionTimestamp === null) return 'Active';
       const spec = (ns.spec ?? {}) as { finalizers?: string[] };
       const finalizers = spec.finalizers ?? [];
       if (finalizers.includes(FINALIZER_KUBERNETES)) {
+        if ((await deleteContents(name)) > 0) return 'ContentRemaining';
         const next = structuredClone(ns);
         next.spec = { ...spec, finalizers: finalizers.filter((f) => f !== FINALIZER_KUBERNETES) };
+        // The server removes the namespace as part of this write once no finalizer is left.
         const finalized = await client.finalize(next);
-        if (((finalized.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length > 0) return 'ContentRemaining';
+        if (finalized === undefined || !isUnheld(finalized)) return 'Finalized';
+        // The answer looks the same whether or not the server removed it: ask.
+        const still = await client.getNamespace(name);
+        if (still === undefined || !isUnheld(still)) return 'Finalized';
+      } else if (!isUnheld(ns)) {
+        // Finalized by us already; other finalizers (spec or metadata) are their owners' to remove.
+        return 'Finalized';
       }
+      // Marked, nothing holds it, yet it is still there (a write raced the removal): finish it.
       await client.deleteNamespace(name);
       return 'Finalized';
     },
   };
+}
+
+/** Marked for deletion with no finalizer of any kind left. */
+function isUnheld(ns: KubeObject): boolean {
+  const spec = (ns.spec ?? {}) as { finalizers?: string[] };
+  return (spec.finalizers ?? []).length === 0 && (ns.metadata.finalizers ?? []).length === 0;
 }

@@ -1,8 +1,8 @@
 // Resource endpoints: two catch-all routes (/api/* and /apis/*) that dispatch on the
 // RequestInfo the filter chain resolved (resolved here when absent, e.g. in tests)
 // to the generic handler for the verb. Routes come from the definitions (STYLE §3):
-// an unknown group/version/resource or a path shape the resource does not have is
-// 404, a verb it does not serve is 405. Bodies reach handlers as raw bytes; codecs
+// an unknown group/version/resource, an undeclared subresource or a path shape the
+// resource does not have is 404, a verb it (or its subresource) does not serve is 405. Bodies reach handlers as raw bytes; codecs
 // decode them (body.ts). Static discovery routes (/api/v1, /apis/<g>/<v>) win over
 // these wildcards in Fastify's router.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -17,6 +17,7 @@ import { createHandler } from './handlers/create.js';
 import { deleteCollectionHandler, deleteHandler } from './handlers/delete.js';
 import { getHandler } from './handlers/get.js';
 import { listHandler } from './handlers/list.js';
+import { subresourceGetHandler, subresourceType, subresourceUpdateHandler } from './handlers/subresource.js';
 import type { Handler, UnknownFieldFinder } from './handlers/scope.js';
 import { updateHandler } from './handlers/update.js';
 import { watchHandler } from './handlers/watch.js';
@@ -44,6 +45,16 @@ const HANDLERS: Partial<Record<Verb, Handler>> = {
   deletecollection: deleteCollectionHandler,
   watch: watchHandler,
   // TODO(#3): patch (JSON, merge, strategic merge, apply).
+};
+
+/**
+ * Handlers of declared subresources (status, scale, finalize) by verb; the verbs a
+ * subresource declares still gate them. PATCH: add a handler here that writes
+ * through subresourceOf(scope).updateWith (see handlers/subresource.ts).
+ */
+const SUBRESOURCE_HANDLERS: Partial<Record<Verb, Handler>> = {
+  get: subresourceGetHandler,
+  update: subresourceUpdateHandler,
 };
 
 function resourceKey(group: string, version: string, resource: string): string {
@@ -97,18 +108,22 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
     const info = request.kapi?.info ?? resolveRequestInfo(request.method, request.url);
     const def = info.isResourceRequest ? definitions.get(resourceKey(info.apiGroup, info.apiVersion, info.resource)) : undefined;
     // The core group lives under /api only, every other group under /apis only.
-    if (def === undefined || (info.apiPrefix === 'api') !== (def.group === '') || info.subresource !== '') return notFound(reply);
+    if (def === undefined || (info.apiPrefix === 'api') !== (def.group === '')) return notFound(reply);
+    // A subresource exists only where the definition declares it (discovery lists the same ones).
+    const sub = info.subresource === '' ? undefined : Object.hasOwn(def.subresources, info.subresource) ? def.subresources[info.subresource] : undefined;
+    if (info.subresource !== '' && sub === undefined) return notFound(reply);
     const namespace = namespaceFor(info, def);
     if (namespace === undefined) return notFound(reply);
     const verb = info.verb as Verb;
-    const handler = HANDLERS[verb];
+    const handler = sub === undefined ? HANDLERS[verb] : SUBRESOURCE_HANDLERS[verb];
     const gr = { group: def.group, resource: def.plural };
-    if (handler === undefined || !def.verbs.includes(verb)) throw methodNotSupported(gr, verb);
+    if (handler === undefined || !(sub ?? def).verbs.includes(verb)) throw methodNotSupported(gr, verb);
     if (def.scope === 'Namespaced' && namespace === '' && (verb === 'create' || verb === 'deletecollection')) {
       throw methodNotSupported(gr, verb);
     }
     // Negotiate the answer before any work: a 406 must not follow a write.
-    negotiateOutput({ accept: request.headers.accept, pretty: isPretty(request.query), codecs, type: { apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind } });
+    const type = sub === undefined ? { apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind } : subresourceType(def, info.subresource);
+    negotiateOutput({ accept: request.headers.accept, pretty: isPretty(request.query), codecs, type });
     const q = request.url.indexOf('?');
     const query = new URLSearchParams(q < 0 ? '' : request.url.slice(q + 1));
     return handler(request, reply, { definition: def, store: opts.registry.store(def), codecs, unknownFields, info, query, namespace });

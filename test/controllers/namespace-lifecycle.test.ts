@@ -5,7 +5,7 @@ import type { ResourceDefinition } from '../../src/registry/define-resource.js';
 import type { KubeObject } from '../../src/schema/object.js';
 
 /** An in-memory client: objects keyed by plural, namespace and name. */
-function fakeClient(namespace: KubeObject | undefined, objects: { plural: string; obj: KubeObject }[]) {
+function fakeClient(namespace: KubeObject | undefined, objects: { plural: string; obj: KubeObject }[], removes = true) {
   const store = new Map(objects.map((o) => [`${o.plural}/${o.obj.metadata.namespace}/${o.obj.metadata.name}`, o.obj]));
   const calls: string[] = [];
   let ns = namespace;
@@ -19,10 +19,15 @@ function fakeClient(namespace: KubeObject | undefined, objects: { plural: string
     },
     finalize: async (next) => {
       calls.push(`finalize ${JSON.stringify(next.spec)}`);
-      ns = next;
+      // As the server does: a write that leaves no finalizer removes the marked namespace.
+      const held = ((next.spec as { finalizers?: string[] }).finalizers ?? []).length + (next.metadata.finalizers ?? []).length > 0;
+      ns = held || !removes ? next : undefined;
       return next;
     },
-    deleteNamespace: async (name) => void calls.push(`delete namespace ${name}`),
+    deleteNamespace: async (name) => {
+      calls.push(`delete namespace ${name}`);
+      ns = undefined;
+    },
   };
   return { client, calls };
 }
@@ -30,23 +35,61 @@ function fakeClient(namespace: KubeObject | undefined, objects: { plural: string
 const terminating: KubeObject = { metadata: { name: 'team-a', deletionTimestamp: '2026-01-01T00:00:00Z' }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } };
 const cm = (name: string, finalizers?: string[]): { plural: string; obj: KubeObject } => ({ plural: 'configmaps', obj: { metadata: { name, namespace: 'team-a', ...(finalizers ? { finalizers } : {}) } } });
 
-const cases: { name: string; ns: KubeObject | undefined; objects: { plural: string; obj: KubeObject }[]; want: string; wantCalls: string[] }[] = [
+const marked = (spec: { finalizers?: string[] }, finalizers?: string[]): KubeObject => ({
+  metadata: { name: 'team-a', deletionTimestamp: '2026-01-01T00:00:00Z', ...(finalizers ? { finalizers } : {}) },
+  spec,
+  status: { phase: 'Terminating' },
+});
+
+const cases: {
+  name: string;
+  ns: KubeObject | undefined;
+  objects: { plural: string; obj: KubeObject }[];
+  /** Whether the fake server removes the namespace when /finalize empties every finalizer. */
+  removes?: boolean;
+  want: string;
+  wantCalls: string[];
+}[] = [
   { name: 'absent namespace', ns: undefined, objects: [], want: 'Absent', wantCalls: [] },
   { name: 'active namespace untouched', ns: { metadata: { name: 'team-a' } }, objects: [cm('a')], want: 'Active', wantCalls: [] },
   {
-    name: 'terminating: contents deleted, finalizer removed, namespace deleted',
+    name: 'terminating: contents deleted, then /finalize (which removes the namespace)',
     ns: terminating,
     objects: [cm('a'), { plural: 'pods', obj: { metadata: { name: 'p', namespace: 'team-a' } } }],
     want: 'Finalized',
-    wantCalls: ['delete configmaps/a', 'delete pods/p', 'finalize {"finalizers":[]}', 'delete namespace team-a'],
+    wantCalls: ['delete configmaps/a', 'delete pods/p', 'finalize {"finalizers":[]}'],
   },
   { name: 'object held by a finalizer', ns: terminating, objects: [cm('a', ['example.com/hold'])], want: 'ContentRemaining', wantCalls: ['delete configmaps/a'] },
+  {
+    name: 'an object already marked is not deleted again',
+    ns: terminating,
+    objects: [{ plural: 'configmaps', obj: { metadata: { name: 'a', namespace: 'team-a', deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['example.com/hold'] } } }],
+    want: 'ContentRemaining',
+    wantCalls: [],
+  },
+  {
+    name: 'other spec finalizers stay for their owners',
+    ns: marked({ finalizers: ['kubernetes', 'example.com/other'] }),
+    objects: [],
+    want: 'Finalized',
+    wantCalls: ['finalize {"finalizers":["example.com/other"]}'],
+  },
+  { name: 'already finalized by us, metadata finalizers remain', ns: marked({ finalizers: [] }, ['example.com/m']), objects: [], want: 'Finalized', wantCalls: [] },
+  { name: 'finalized and unheld but still present: deleted', ns: marked({ finalizers: [] }), objects: [], want: 'Finalized', wantCalls: ['delete namespace team-a'] },
+  {
+    name: 'the finalize write did not remove it: deleted',
+    ns: terminating,
+    objects: [],
+    removes: false,
+    want: 'Finalized',
+    wantCalls: ['finalize {"finalizers":[]}', 'delete namespace team-a'],
+  },
 ];
 
 describe('namespace lifecycle controller', () => {
   for (const c of cases) {
     test(c.name, async () => {
-      const { client, calls } = fakeClient(c.ns, c.objects);
+      const { client, calls } = fakeClient(c.ns, c.objects, c.removes);
       const controller = createNamespaceController({ client, resources: builtinResources });
       expect(await controller.sync('team-a')).toBe(c.want);
       expect(calls).toEqual(c.wantCalls);

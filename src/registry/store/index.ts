@@ -10,6 +10,7 @@ import { deleteCollection } from './delete-collection.js';
 import { remove } from './delete.js';
 import { setTypeMeta, thaw } from './metadata.js';
 import { get, list } from './read.js';
+import { subresourceStore } from './subresource.js';
 import type { CreateOptions, ResourceStore, WriteResult } from './types.js';
 import { update } from './update.js';
 import { watch } from './watch.js';
@@ -36,6 +37,7 @@ export function createResourceStore(ctx: StoreContext): ResourceStore {
       delete: refuse('delete'),
       deleteCollection: refuse('deletecollection'),
       watch: refuse('watch'),
+      subresource: () => undefined,
     };
   }
   return {
@@ -47,6 +49,7 @@ export function createResourceStore(ctx: StoreContext): ResourceStore {
     delete: (opts) => remove(ctx, opts),
     deleteCollection: (opts) => deleteCollection(ctx, opts),
     watch: (opts) => watch(ctx, opts),
+    subresource: (name) => subresourceStore(ctx, name),
   };
 }
 

@@ -6,8 +6,10 @@ import type { StatusDetails } from '../../errors/status-error.js';
 import type { KubeList, KubeObject } from '../../schema/object.js';
 import type { ObjectPredicate, Preconditions, ResourceVersionMatch, StorageWatch } from '../../storage/storage.js';
 import type { WatchOptions } from './watch.js';
+import type { SubresourceStore } from './subresource.js';
 
 export type { WatchOptions } from './watch.js';
+export type { SubresourceStore, SubresourceWriteOptions } from './subresource.js';
 import type { ResourceDefinition, UserInfo } from '../define-resource.js';
 
 export interface RequestScope {
@@ -96,4 +98,6 @@ export interface ResourceStore {
   deleteCollection(opts?: DeleteCollectionOptions): Promise<KubeList>;
   /** Follows changes; resolves once established. Close the handle to stop. */
   watch(opts: WatchOptions): Promise<StorageWatch>;
+  /** A declared subresource (status, scale, finalize); undefined when the definition does not declare it. */
+  subresource(name: string): SubresourceStore | undefined;
 }

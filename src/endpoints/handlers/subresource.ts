@@ -1,0 +1,68 @@
+// GET and PUT of a declared subresource (/status, /scale, /finalize). The installer
+// routes here when the URL names a subresource the definition declares; what the
+// subresource reads and writes is the registry's (store/subresource.ts). Bodies and
+// answers have the subresource's kind: the parent's, or responseKind (autoscaling/v1
+// Scale). PATCH of a subresource belongs to the patch handler: it decodes the patch,
+// then calls `subresourceOf(scope).updateWith({ ..., transform: (view) => patched })`
+// so the patch applies to the current view inside the same write path as PUT.
+import { internal } from '../../errors/status-error.js';
+import type { ResourceDefinition } from '../../registry/define-resource.js';
+import type { SubresourceStore } from '../../registry/store/types.js';
+import { definitionNameForGvk } from '../../schema/definitions.js';
+import type { ResourceVersionMatch } from '../../storage/storage.js';
+import { decodeObjectBody } from '../body.js';
+import { parseWriteOptions } from './options.js';
+import { addWarnings, respond, userOf, type Handler, type HandlerScope } from './scope.js';
+
+/** The store of the subresource the URL names; the installer only routes declared ones here. */
+export function subresourceOf(scope: HandlerScope): SubresourceStore {
+  const sub = scope.store.subresource(scope.info.subresource);
+  if (sub === undefined) throw internal(new Error(`subresource ${scope.info.subresource} of ${scope.definition.plural} is not declared`));
+  return sub;
+}
+
+/** apiVersion and kind of what the subresource answers (the installer negotiates with it before any work). */
+export function subresourceType(def: ResourceDefinition, name: string): { apiVersion: string; kind: string } {
+  const k = def.subresources[name]?.responseKind ?? def;
+  return { apiVersion: k.group === '' ? k.version : `${k.group}/${k.version}`, kind: k.kind };
+}
+
+/**
+ * The definition a body is decoded and checked against: the parent's, or the
+ * response kind's type fields and schema (Scale), so apiVersion/kind checks and
+ * fieldValidation see the Scale schema.
+ */
+export function subresourceBodyDefinition(scope: HandlerScope, sub: SubresourceStore): ResourceDefinition {
+  const def = scope.definition;
+  const k = sub.kind;
+  if (k.group === def.group && k.version === def.version && k.kind === def.kind) return def;
+  const schemaName = definitionNameForGvk(k) ?? def.schemaName;
+  return { ...def, group: k.group, version: k.version, kind: k.kind, schemaName };
+}
+
+export const subresourceGetHandler: Handler = async (request, reply, scope) => {
+  const object = await subresourceOf(scope).get({
+    user: userOf(request),
+    namespace: scope.namespace,
+    name: scope.info.name,
+    resourceVersion: scope.query.get('resourceVersion') ?? undefined,
+    resourceVersionMatch: (scope.query.get('resourceVersionMatch') ?? undefined) as ResourceVersionMatch | undefined,
+  });
+  return respond(request, reply, { code: 200, object, scope });
+};
+
+export const subresourceUpdateHandler: Handler = async (request, reply, scope) => {
+  const options = parseWriteOptions(scope.query, 'UpdateOptions');
+  const sub = subresourceOf(scope);
+  const body = decodeObjectBody(request, { scope: { ...scope, definition: subresourceBodyDefinition(scope, sub) }, fieldValidation: options.fieldValidation });
+  addWarnings(request, body.warnings);
+  const result = await sub.update(body.object, {
+    user: userOf(request),
+    namespace: scope.namespace,
+    name: scope.info.name,
+    dryRun: options.dryRun,
+    ...(options.fieldManager === undefined ? {} : { fieldManager: options.fieldManager }),
+  });
+  addWarnings(request, result.warnings);
+  return respond(request, reply, { code: 200, object: result.object, scope });
+};

@@ -45,6 +45,30 @@ export interface Strategy {
   readonly returnDeletedObject?: boolean;
   /** Field-selector fields beyond metadata.name/metadata.namespace. */
   readonly selectableFields?: (obj: KubeObject) => Readonly<Record<string, string>>;
+  /** Deletion held by the kind's own finalizers (namespaces: spec.finalizers); absent for most kinds. */
+  readonly deletionHold?: DeletionHold;
+}
+
+/**
+ * A kind whose DELETE first marks the object and keeps it while finalizers of its
+ * own remain (kube's namespace REST Delete). The object is removed when a write
+ * (e.g. /finalize) leaves both these and metadata.finalizers empty.
+ */
+export interface DeletionHold {
+  /** The finalizers that keep a deleted object, beyond metadata.finalizers. */
+  readonly finalizers: (obj: KubeObject) => readonly string[];
+  /** Applied together with deletionTimestamp by the first DELETE (namespaces: phase Terminating); mutates obj only. */
+  readonly markDeleting?: (obj: KubeObject) => void;
+  /** A further DELETE while these finalizers remain answers 409 with this text rather than the object. */
+  readonly conflictWhilePending?: string;
+}
+
+/** Where a Scale view reads and writes its parent (the CRD scale subresource's three paths). */
+export interface ScalePaths {
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  /** A label-selector string, a LabelSelector, or a plain label map; rendered as a selector string. */
+  readonly labelSelectorPath?: string;
 }
 
 export interface SubresourceDefinition {
@@ -53,6 +77,14 @@ export interface SubresourceDefinition {
   readonly responseKind?: { readonly group: string; readonly version: string; readonly kind: string };
   /** status: writes change only this path of the parent; everything else is kept. */
   readonly path?: string;
+  /**
+   * Validation of a write through this subresource (kube's separate status
+   * strategies); absent: the parent's validateUpdate (or validate). Scale writes
+   * always run the parent's strategy instead.
+   */
+  readonly validateUpdate?: (next: KubeObject, prev: KubeObject) => FieldError[];
+  /** The subresource is a Scale view of the parent (responseKind autoscaling/v1 Scale). */
+  readonly scale?: ScalePaths;
 }
 
 /** Request context handed to virtual resources (not stored: selfsubjectreviews). */

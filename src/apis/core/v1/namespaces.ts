@@ -51,6 +51,25 @@ export function validateNamespace(ns: KubeObject): FieldError[] {
   return errs;
 }
 
+/** kube's text for a DELETE of a namespace that is already terminating (namespace REST storage). */
+export const NAMESPACE_TERMINATING_CONFLICT =
+  'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.';
+
+function specFinalizers(ns: KubeObject): readonly string[] {
+  const finalizers = objectAt(ns, 'spec')?.finalizers;
+  return Array.isArray(finalizers) ? (finalizers as string[]) : [];
+}
+
+/** ValidateNamespaceStatusUpdate: the phase follows deletionTimestamp (kube names the field status.Phase). */
+function validateStatusUpdate(next: KubeObject): FieldError[] {
+  const phase = stringAt(next.status, 'phase');
+  const deleting = next.metadata.deletionTimestamp !== undefined && next.metadata.deletionTimestamp !== null;
+  const p = path('status', 'Phase');
+  if (!deleting && phase !== 'Active') return [invalidValue(p, phase, "may only be 'Active' if `deletionTimestamp` is empty")];
+  if (deleting && phase !== 'Terminating') return [invalidValue(p, phase, "may only be 'Terminating' if `deletionTimestamp` is not empty")];
+  return [];
+}
+
 export const namespaces = defineResource({
   group: '',
   version: 'v1',
@@ -70,9 +89,17 @@ export const namespaces = defineResource({
     allowUnconditionalUpdate: true,
     returnDeletedObject: true,
     selectableFields: (ns) => ({ 'status.phase': stringAt(ns.status, 'phase') }),
+    // DELETE marks the namespace Terminating and keeps it until /finalize empties spec.finalizers.
+    deletionHold: {
+      finalizers: specFinalizers,
+      markDeleting: (ns) => {
+        ns.status = { ...(objectAt(ns, 'status') ?? {}), phase: 'Terminating' };
+      },
+      conflictWhilePending: NAMESPACE_TERMINATING_CONFLICT,
+    },
   },
   subresources: {
-    status: { verbs: ['get', 'patch', 'update'], path: 'status' },
+    status: { verbs: ['get', 'patch', 'update'], path: 'status', validateUpdate: validateStatusUpdate },
     finalize: { verbs: ['update'], path: 'spec.finalizers' },
   },
 });

@@ -74,6 +74,11 @@ export const replicationControllers = defineResource({
   subresources: {
     status: { verbs: ['get', 'patch', 'update'], path: 'status' },
     // Scale reads spec.replicas/status.replicas and the selector as a label selector string.
-    scale: { verbs: ['get', 'patch', 'update'], path: 'spec.replicas', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } },
+    scale: {
+      verbs: ['get', 'patch', 'update'],
+      path: 'spec.replicas',
+      responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+      scale: { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'spec.selector' },
+    },
   },
 });

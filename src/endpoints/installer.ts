@@ -17,7 +17,9 @@ import { createHandler } from './handlers/create.js';
 import { deleteCollectionHandler, deleteHandler } from './handlers/delete.js';
 import { getHandler } from './handlers/get.js';
 import { listHandler } from './handlers/list.js';
+import { patchHandler } from './handlers/patch.js';
 import { subresourceGetHandler, subresourceType, subresourceUpdateHandler } from './handlers/subresource.js';
+import { subresourcePatchHandler } from './handlers/subresource-patch.js';
 import type { Handler, UnknownFieldFinder } from './handlers/scope.js';
 import { updateHandler } from './handlers/update.js';
 import { watchHandler } from './handlers/watch.js';
@@ -44,17 +46,15 @@ const HANDLERS: Partial<Record<Verb, Handler>> = {
   delete: deleteHandler,
   deletecollection: deleteCollectionHandler,
   watch: watchHandler,
-  // TODO(#3): patch (JSON, merge, strategic merge, apply).
+  // JSON, merge and strategic merge patches; server-side apply is refused with 415.
+  patch: patchHandler,
 };
 
-/**
- * Handlers of declared subresources (status, scale, finalize) by verb; the verbs a
- * subresource declares still gate them. PATCH: add a handler here that writes
- * through subresourceOf(scope).updateWith (see handlers/subresource.ts).
- */
+/** Handlers of declared subresources (status, scale, finalize) by verb; the verbs a subresource declares still gate them. */
 const SUBRESOURCE_HANDLERS: Partial<Record<Verb, Handler>> = {
   get: subresourceGetHandler,
   update: subresourceUpdateHandler,
+  patch: subresourcePatchHandler,
 };
 
 function resourceKey(group: string, version: string, resource: string): string {

@@ -132,7 +132,7 @@ describe('a default server', () => {
     expect(text).toMatch(/apiserver_request_duration_seconds_bucket\{le="0.005",verb="LIST"/);
   });
 
-  const badInputs = [
+  const badInputs: { name: string; method: string; path: string; headers?: Record<string, string>; body?: string | Buffer; want: { status: number; reason: string } }[] = [
     {
       name: 'malformed JSON body',
       method: 'POST', path: '/api/v1/namespaces/default/configmaps',

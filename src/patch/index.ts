@@ -7,7 +7,7 @@ import { decodeJsonPatch, applyJsonPatch } from './json-patch.js';
 import { decodeMergePatch, mergePatch } from './merge-patch.js';
 import { patchMetaFor } from './patch-meta.js';
 import { decodeStrategicPatch, strategicMerge } from './strategic-merge.js';
-import { goFormat, isJsonMap, type Json, type JsonMap } from './json.js';
+import { cloneJson, goFormat, isJsonMap, type Json, type JsonMap } from './json.js';
 
 export type { Json, JsonMap } from './json.js';
 export { hasPatchMeta } from './patch-meta.js';
@@ -51,7 +51,9 @@ export function decodePatch(opts: DecodePatchOptions): Patch {
     }
     case 'merge': {
       const patch = decodeMergePatch(opts.body, { strict: opts.strict });
-      return { type: 'merge', apply: (current) => mergePatch(current, patch), invalidValue: (patched) => JSON.stringify(patched) };
+      // A deep copy first: the merge shares untouched subtrees with its target, and
+      // what the store hands out may be frozen or shared with the watch cache.
+      return { type: 'merge', apply: (current) => mergePatch(cloneJson(current), patch), invalidValue: (patched) => JSON.stringify(patched) };
     }
     case 'strategic': {
       const patch = decodeStrategicPatch(opts.body);

@@ -53,3 +53,15 @@ describe('decodeMergePatch', () => {
     });
   }
 });
+
+test('decodePatch(merge) leaves a frozen current object alone', async () => {
+  const { decodePatch } = await import('../../src/patch/index.js');
+  const deepFreeze = <T>(o: T): T => {
+    if (typeof o === 'object' && o !== null) for (const v of Object.values(o)) deepFreeze(v);
+    return Object.freeze(o);
+  };
+  const current = deepFreeze({ kind: 'Widget', metadata: { name: 'w' }, spec: { nested: { a: 1 } } });
+  const patched = decodePatch({ type: 'merge', body: '{"spec":{"size":2}}', strict: true, schemaName: 'none' }).apply(current) as { spec: { nested: { a: number } } };
+  patched.spec.nested.a = 5;
+  expect(current.spec.nested.a).toBe(1);
+});

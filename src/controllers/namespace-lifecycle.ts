@@ -46,8 +46,10 @@ export function createNamespaceController(opts: { client: NamespaceLifecycleClie
   async function deleteContents(namespace: string): Promise<number> {
     for (const kind of kinds) {
       for (const item of await client.list(kind, namespace)) {
-        // Already marked: deleting again changes nothing; its finalizers' owners finish it.
-        if (item.metadata.deletionTimestamp === undefined) await client.delete(kind, namespace, item.metadata.name ?? '');
+        // Marked and held: deleting again changes nothing; its finalizers' owners finish it.
+        // Marked but no longer held (a finalizer removed by an update) is deleted again.
+        const held = item.metadata.deletionTimestamp !== undefined && (item.metadata.finalizers ?? []).length > 0;
+        if (!held) await client.delete(kind, namespace, item.metadata.name ?? '');
       }
     }
     // Re-list rather than assume: objects with finalizers (or graceful deletion) stay for now,

@@ -19,6 +19,7 @@ import { getHandler } from './handlers/get.js';
 import { listHandler } from './handlers/list.js';
 import { patchHandler } from './handlers/patch.js';
 import { subresourceGetHandler, subresourceType, subresourceUpdateHandler } from './handlers/subresource.js';
+import { subresourcePatchHandler } from './handlers/subresource-patch.js';
 import type { Handler, UnknownFieldFinder } from './handlers/scope.js';
 import { updateHandler } from './handlers/update.js';
 import { watchHandler } from './handlers/watch.js';
@@ -49,14 +50,11 @@ const HANDLERS: Partial<Record<Verb, Handler>> = {
   patch: patchHandler,
 };
 
-/**
- * Handlers of declared subresources (status, scale, finalize) by verb; the verbs a
- * subresource declares still gate them. PATCH: add a handler here that writes
- * through subresourceOf(scope).updateWith (see handlers/subresource.ts).
- */
+/** Handlers of declared subresources (status, scale, finalize) by verb; the verbs a subresource declares still gate them. */
 const SUBRESOURCE_HANDLERS: Partial<Record<Verb, Handler>> = {
   get: subresourceGetHandler,
   update: subresourceUpdateHandler,
+  patch: subresourcePatchHandler,
 };
 
 function resourceKey(group: string, version: string, resource: string): string {

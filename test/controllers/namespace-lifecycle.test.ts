@@ -74,6 +74,13 @@ const cases: {
     want: 'Finalized',
     wantCalls: ['finalize {"finalizers":["example.com/other"]}'],
   },
+  {
+    name: 'an object marked but no longer held is deleted again',
+    ns: terminating,
+    objects: [{ plural: 'configmaps', obj: { metadata: { name: 'a', namespace: 'team-a', deletionTimestamp: '2026-01-01T00:00:00Z' } } }],
+    want: 'Finalized',
+    wantCalls: ['delete configmaps/a', 'finalize {"finalizers":[]}'],
+  },
   { name: 'already finalized by us, metadata finalizers remain', ns: marked({ finalizers: [] }, ['example.com/m']), objects: [], want: 'Finalized', wantCalls: [] },
   { name: 'finalized and unheld but still present: deleted', ns: marked({ finalizers: [] }), objects: [], want: 'Finalized', wantCalls: ['delete namespace team-a'] },
   {

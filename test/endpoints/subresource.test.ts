@@ -172,6 +172,61 @@ describe('scale', () => {
   }
 });
 
+describe('PATCH of subresources (the patch handler over the subresource view)', () => {
+  async function patch(url: string, body: object, type = 'application/merge-patch+json') {
+    const res = await app.inject({ method: 'PATCH', url, headers: { 'content-type': type }, payload: JSON.stringify(body) });
+    return { code: res.statusCode, body: res.json() };
+  }
+  const cases: { name: string; url: string; body: object; type?: string; want: { code: number; check: (r: any) => void } }[] = [
+    {
+      name: 'merge patch of scale sets spec.replicas and answers a Scale',
+      url: `${RCS}/r/scale`,
+      body: { spec: { replicas: 4 } },
+      want: { code: 200, check: (r) => expect(r).toMatchObject({ kind: 'Scale', spec: { replicas: 4 } }) },
+    },
+    {
+      name: 'strategic merge patch of scale uses the Scale kind',
+      url: `${RCS}/r/scale`,
+      body: { spec: { replicas: 2 } },
+      type: 'application/strategic-merge-patch+json',
+      want: { code: 200, check: (r) => expect(r).toMatchObject({ kind: 'Scale', spec: { replicas: 2 } }) },
+    },
+    {
+      name: 'merge patch of pods/status changes status only',
+      url: `${PODS}/p/status`,
+      body: { status: { phase: 'Running' }, spec: { activeDeadlineSeconds: 5 } },
+      want: { code: 200, check: (r) => expect([r.status.phase, r.spec.activeDeadlineSeconds]).toEqual(['Running', undefined]) },
+    },
+    {
+      name: 'a stale resourceVersion in the patch is 409',
+      url: `${PODS}/p/status`,
+      body: { metadata: { resourceVersion: '1' }, status: { phase: 'Running' } },
+      want: { code: 409, check: (r) => expect(r.reason).toBe('Conflict') },
+    },
+    {
+      name: 'PATCH of namespaces/finalize is not declared',
+      url: `${NS}/default/finalize`,
+      body: { spec: { finalizers: [] } },
+      want: { code: 405, check: (r) => expect(r.reason).toBe('MethodNotAllowed') },
+    },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      await call('POST', PODS, pod);
+      await call('POST', RCS, rc);
+      const res = await patch(c.url, c.body, c.type);
+      expect(res.code).toBe(c.want.code);
+      c.want.check(res.body);
+    });
+  }
+  test('the patched scale is stored with a generation bump', async () => {
+    await call('POST', RCS, rc);
+    await patch(`${RCS}/r/scale`, { spec: { replicas: 4 } });
+    const stored = (await call('GET', `${RCS}/r`)).body;
+    expect([stored.spec.replicas, stored.metadata.generation]).toEqual([4, 2]);
+  });
+});
+
 describe('namespace deletion', () => {
   beforeEach(async () => {
     expect((await call('POST', NS, { metadata: { name: 'team-x' } })).code).toBe(201);

@@ -2,9 +2,9 @@
 // routes here when the URL names a subresource the definition declares; what the
 // subresource reads and writes is the registry's (store/subresource.ts). Bodies and
 // answers have the subresource's kind: the parent's, or responseKind (autoscaling/v1
-// Scale). PATCH of a subresource belongs to the patch handler: it decodes the patch,
-// then calls `subresourceOf(scope).updateWith({ ..., transform: (view) => patched })`
-// so the patch applies to the current view inside the same write path as PUT.
+// Scale). PATCH is subresource-patch.ts: the generic patch handler over this view.
+// In-process callers that patch use `updateWith({ transform })`, which applies the
+// change to the current view inside the same optimistic write as PUT.
 import { internal } from '../../errors/status-error.js';
 import type { ResourceDefinition } from '../../registry/define-resource.js';
 import type { SubresourceStore } from '../../registry/store/types.js';

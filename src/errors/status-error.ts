@@ -161,6 +161,20 @@ export function invalid(gk: { group: string; kind: string }, name: string, error
   });
 }
 
+/**
+ * 422 Invalid without a kind: apimachinery's NewGenericServerResponse(422), which the
+ * patch handler uses for a patch that parses but cannot apply. Its message is fixed;
+ * the detail travels as an UnexpectedServerResponse cause.
+ */
+export function rejected(detail: string): StatusError {
+  return new StatusError({
+    code: 422,
+    reason: 'Invalid',
+    message: 'the server rejected our request due to an error in our request',
+    details: { causes: [{ reason: 'UnexpectedServerResponse', message: detail }] },
+  });
+}
+
 export function badRequest(message: string, causes?: readonly StatusCause[]): StatusError {
   return new StatusError({
     code: 400,
@@ -207,12 +221,15 @@ export function notAcceptable(accepted: readonly string[]): StatusError {
   });
 }
 
-export function unsupportedMediaType(contentType: string, accepted: readonly string[]): StatusError {
+/**
+ * 415, with no details: kube-apiserver's body names only the accepted types. The
+ * refused Content-Type is taken so call sites read naturally; it goes nowhere.
+ */
+export function unsupportedMediaType(_contentType: string, accepted: readonly string[]): StatusError {
   return new StatusError({
     code: 415,
     reason: 'UnsupportedMediaType',
     message: `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
-    details: { causes: [{ reason: 'UnsupportedMediaType', message: contentType === '' ? 'no Content-Type' : contentType }] },
   });
 }
 
@@ -220,23 +237,9 @@ export function requestEntityTooLarge(message: string): StatusError {
   return new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: ${message}` });
 }
 
-export function gone(message: string): StatusError {
-  return new StatusError({ code: 410, reason: 'Gone', message });
-}
-
 /** 410 Expired: a resourceVersion or continue token older than the kept history. */
 export function expired(message: string): StatusError {
   return new StatusError({ code: 410, reason: 'Expired', message });
-}
-
-export function tooManyRequests(message: string, retryAfterSeconds: number): StatusError {
-  return new StatusError({
-    code: 429,
-    reason: 'TooManyRequests',
-    message: `Too many requests: ${message}`,
-    details: { causes: [{ message }], retryAfterSeconds },
-    headers: { 'Retry-After': String(retryAfterSeconds) },
-  });
 }
 
 /** 504 Timeout, e.g. "Too large resource version" (clients retry it). */
@@ -250,15 +253,6 @@ export function timeout(message: string, causes?: readonly StatusCause[], retryA
     reason: 'Timeout',
     message: `Timeout: ${message}`,
     ...(Object.keys(details).length === 0 ? {} : { details }),
-  });
-}
-
-export function serverTimeout(gr: GroupResource, operation: string, retryAfterSeconds: number): StatusError {
-  return new StatusError({
-    code: 500,
-    reason: 'ServerTimeout',
-    message: `The ${operation} operation against ${qualifiedResource(gr)} could not be completed at this time, please try again.`,
-    details: { ...detailsFor(gr, undefined), retryAfterSeconds },
   });
 }
 

@@ -1,24 +1,19 @@
 // How a bad patch is reported. kube-apiserver's patch handler sorts failures into
 // three tiers, kept here so every patch type answers alike:
 //   the body does not parse as the patch type        -> 400 BadRequest (decoder text)
-//   the patch parses but cannot apply to the object  -> "the server rejected our
-//     request due to an error in our request", the detail as a cause
+//   the patch parses but cannot apply to the object  -> 422 Invalid "the server
+//     rejected our request due to an error in our request", the detail as a cause
 //   the patched document does not decode as the kind -> 422 Invalid on field `patch`
 import { invalidValue, path } from '../errors/field-errors.js';
-import { badRequest, invalid, type StatusError } from '../errors/status-error.js';
+import { badRequest, invalid, rejected, type StatusError } from '../errors/status-error.js';
 import { goFormat } from './json.js';
 
 /**
  * A patch that could not be applied (a failed `test`, a missing path, a directive
- * in the wrong place). kube answers these with NewGenericServerResponse(422), whose
- * message is this fixed sentence; we have no constructor for that shape in
- * errors/status-error.ts, so it is a BadRequest with the same message and cause.
- * TODO(#3): a `rejected(detail)` constructor there makes it kube's 422 Invalid.
+ * in the wrong place): kube's NewGenericServerResponse(422).
  */
 export function patchRejected(detail: string): StatusError {
-  return badRequest('the server rejected our request due to an error in our request', [
-    { reason: 'UnexpectedServerResponse', message: detail },
-  ]);
+  return rejected(detail);
 }
 
 /** The body is not a patch at all (apimachinery's decoder messages). */

@@ -43,10 +43,10 @@ describe('JSON patch failures', () => {
     { name: 'not JSON', body: '[{', want: { code: 400, message: 'unexpected end of JSON input' } },
     { name: 'an object, not a list', body: '{"op":"add"}', want: { code: 400, message: 'json: cannot unmarshal object into Go value of type jsonpatch.Patch' } },
     { name: 'an element that is not an object', body: '["add"]', want: { code: 400, message: 'json: cannot unmarshal string into Go value of type jsonpatch.Operation' } },
-    { name: 'failed test', body: '[{"op":"test","path":"/metadata/labels/a","value":"2"}]', want: { code: 400, message: rejected, cause: 'testing value /metadata/labels/a failed: test failed' } },
-    { name: 'remove of a missing path', body: '[{"op":"remove","path":"/metadata/labels/zz"}]', want: { code: 400, message: rejected, cause: 'remove operation does not apply: doc is missing path: "/metadata/labels/zz": missing value' } },
-    { name: 'add under a missing parent', body: '[{"op":"add","path":"/spec/nope/x","value":1}]', want: { code: 400, message: rejected, cause: 'add operation does not apply: doc is missing path: "/spec/nope/x": missing value' } },
-    { name: 'unknown op', body: '[{"op":"frobnicate","path":"/a"}]', want: { code: 400, message: rejected, cause: 'Unexpected kind: frobnicate' } },
+    { name: 'failed test', body: '[{"op":"test","path":"/metadata/labels/a","value":"2"}]', want: { code: 422, message: rejected, cause: 'testing value /metadata/labels/a failed: test failed' } },
+    { name: 'remove of a missing path', body: '[{"op":"remove","path":"/metadata/labels/zz"}]', want: { code: 422, message: rejected, cause: 'remove operation does not apply: doc is missing path: "/metadata/labels/zz": missing value' } },
+    { name: 'add under a missing parent', body: '[{"op":"add","path":"/spec/nope/x","value":1}]', want: { code: 422, message: rejected, cause: 'add operation does not apply: doc is missing path: "/spec/nope/x": missing value' } },
+    { name: 'unknown op', body: '[{"op":"frobnicate","path":"/a"}]', want: { code: 422, message: rejected, cause: 'Unexpected kind: frobnicate' } },
   ];
   for (const c of cases) {
     test(c.name, () => {

@@ -148,7 +148,7 @@ describe('strategicMerge failures', () => {
     {
       name: 'patch content outside $retainKeys',
       patch: { spec: { volumes: [{ name: 'v', $retainKeys: ['name'], configMap: { name: 'x' } }] } },
-      want: { code: 400, message: 'the server rejected our request due to an error in our request' },
+      want: { code: 422, message: 'the server rejected our request due to an error in our request' },
     },
   ];
   for (const tc of cases) {

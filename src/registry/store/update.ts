@@ -13,6 +13,8 @@ import { admissionAttributes, type StoreContext } from './context.js';
 import { prepareCreate } from './create.js';
 import { carryUpdateMetadata, copyResetFields, ensureNamespace, setTypeMeta, thaw } from './metadata.js';
 import { validateObjectMetaUpdate } from '../validation/object-meta.js';
+import { isStorageError } from '../../errors/storage-error.js';
+import { shouldDeleteDuringUpdate } from './delete.js';
 import type { UpdateOptions, UpdateResult } from './types.js';
 
 /** handlers/rest.go checkName: the body must name what the URL names. */
@@ -69,6 +71,7 @@ export async function update(ctx: StoreContext, input: KubeObject, opts: UpdateO
   const storage = opts.dryRun === true ? dryRunStorage(ctx.storage) : ctx.storage;
   const key = objectKey(def, { namespace: opts.namespace, name: opts.name });
   let warnings: readonly string[] = [];
+  let previous: KubeObject | undefined;
   try {
     const result = await storage.guaranteedUpdate(key, {
       allowCreate: def.strategy.allowCreateOnUpdate === true,
@@ -82,13 +85,34 @@ export async function update(ctx: StoreContext, input: KubeObject, opts: UpdateO
           warnings = prepared.warnings;
           return prepared.object;
         }
+        previous = current;
         const prepared = await prepareUpdate(ctx, input, current, opts);
         warnings = prepared.warnings;
         return prepared.object;
       },
     });
+    if (!result.created && previous !== undefined && shouldDeleteDuringUpdate(def, { next: result.object, current: previous })) {
+      return { object: await finishDeletion(storage, key, result.object), created: false, warnings };
+    }
     return { object: result.object, created: result.created, warnings };
   } catch (err) {
     throw translateStorageError(err, { operation: 'update', resource: ctx.resource, name: opts.name });
+  }
+}
+
+/**
+ * The update removed the last finalizer of an object already being deleted: it
+ * goes now, as kube-apiserver's store does after such an update. The delete is
+ * pinned to what we just wrote; if it moved or went meanwhile, the update stands.
+ */
+async function finishDeletion(storage: StoreContext['storage'], key: string, written: KubeObject): Promise<KubeObject> {
+  const { uid, resourceVersion } = written.metadata;
+  try {
+    return await storage.delete(key, {
+      preconditions: { ...(uid === undefined ? {} : { uid }), ...(resourceVersion === undefined ? {} : { resourceVersion }) },
+    });
+  } catch (err) {
+    if (isStorageError(err, 'NotFound') || isStorageError(err, 'Conflict')) return written;
+    throw err;
   }
 }

@@ -84,7 +84,13 @@ function checkConsistency(dbPath: string): { revisions: number } {
       if (row.type === 2) state.delete(row.key);
       else state.set(row.key, { value: row.value.toString(), create: row.create_revision, mod: row.revision });
     }
-    const current = db.prepare('SELECT key, value, create_revision, mod_revision FROM kv ORDER BY key').all() as Array<{
+    // Values live in the log row at each key's mod revision; tombstones are not current state.
+    const current = db
+      .prepare(
+        `SELECT k.key, l.value, k.create_revision, k.mod_revision FROM kv k JOIN log l ON l.revision = k.mod_revision
+          WHERE k.deleted = 0 ORDER BY k.key`,
+      )
+      .all() as Array<{
       key: string;
       value: Buffer;
       create_revision: number;

@@ -56,9 +56,10 @@ describe('background compaction', () => {
         for (let i = 0; i < n; i++) rev.current = (await kv.put('/c/k', b(`${i}`), { expectedRevision: rev.current })).revision;
       };
       const steps = [
-        { name: 'nothing is old enough yet', at: 0, writes: 20, wantCompacted: 0 },
-        { name: 'the revision seen 1000 ms ago', at: 1500, writes: 10, wantCompacted: 22 },
-        { name: 'never closer than 5 revisions to the head', at: 3000, writes: 0, wantCompacted: 27 },
+        // The key's latest row at or below the compacted revision stays (it holds the value then).
+        { name: 'nothing is old enough yet', at: 0, writes: 20, wantCompacted: 0, wantLogRows: 21 },
+        { name: 'the revision seen 1000 ms ago', at: 1500, writes: 10, wantCompacted: 22, wantLogRows: 11 },
+        { name: 'never closer than 5 revisions to the head', at: 3000, writes: 0, wantCompacted: 27, wantLogRows: 6 },
       ];
       for (const step of steps) {
         now = step.at;
@@ -67,7 +68,7 @@ describe('background compaction', () => {
         const stats = kv.stats();
         expect({ compacted: stats.compactedRevision, logRows: stats.logRows }, step.name).toEqual({
           compacted: step.wantCompacted,
-          logRows: stats.revision - Math.max(step.wantCompacted, 1),
+          logRows: step.wantLogRows,
         });
       }
       expect(await kv.oldestRevision()).toBe(28);
@@ -77,7 +78,7 @@ describe('background compaction', () => {
     }
   });
 
-  test('an update keeps the value it replaced after that log row is purged', async () => {
+  test('an update keeps the value it replaced when that row is compacted', async () => {
     // Default retention: runCompaction() compacts nothing itself, it only finishes purging up to r1.
     const kv = openSqliteKv({ path: ':memory:' });
     try {
@@ -86,7 +87,8 @@ describe('background compaction', () => {
       const r3 = (await kv.put('/p/a', b('a2'), { expectedRevision: r1 })).revision;
       await kv.compact(r1);
       kv.runCompaction();
-      expect(kv.stats().logRows).toBe(2);
+      // r1 is /p/a's latest row at the compacted revision: the update at r3 still needs it.
+      expect(kv.stats().logRows).toBe(3);
       expect(t((await kv.get('/p/a', { revision: r2 }))?.value)).toBe('a1');
       expect((await kv.list('/p/', { revision: r2 })).entries.map((e) => t(e.value))).toEqual(['a1', 'b1']);
       const w = collectWatch(kv, '/p/', { afterRevision: r1 });
@@ -99,6 +101,40 @@ describe('background compaction', () => {
       } finally {
         w.close();
       }
+    } finally {
+      await kv.close();
+    }
+  });
+});
+
+describe('compaction drops superseded rows and tombstones', () => {
+  test('each live key keeps one row below the compacted revision; deleted keys leave nothing', async () => {
+    const kv = openSqliteKv({ path: ':memory:' });
+    try {
+      const a1 = (await kv.create('/d/a', b('a1'))).revision;
+      const a2 = (await kv.put('/d/a', b('a2'), { expectedRevision: a1 })).revision;
+      await kv.create('/d/b', b('b1'));
+      const gone = (await kv.delete('/d/b')).revision;
+      const b2 = (await kv.create('/d/b', b('b2'))).revision;
+      await kv.create('/d/c', b('c1'));
+      const cGone = (await kv.delete('/d/c')).revision;
+      // Reads at every revision before compaction, following prev_revision (and a create's tombstone link).
+      const at = async (rev: number): Promise<string[]> =>
+        (await kv.list('/d/', { revision: rev })).entries.map((e) => `${e.key}=${t(e.value)}`);
+      expect(await at(gone - 1)).toEqual(['/d/a=a2', '/d/b=b1']);
+      expect(await at(gone)).toEqual(['/d/a=a2']);
+      expect(t((await kv.get('/d/b', { revision: gone - 1 }))?.value)).toBe('b1');
+      expect(await kv.get('/d/b', { revision: gone })).toBeUndefined();
+      expect(t((await kv.get('/d/a', { revision: a1 }))?.value)).toBe('a1');
+      await kv.compact(cGone);
+      kv.runCompaction();
+      // Left: /d/a at a2 and /d/b at b2; a1, b1, both tombstones and c1 are gone.
+      expect({ logRows: kv.stats().logRows, keys: kv.stats().keys }).toEqual({ logRows: 2, keys: 2 });
+      expect((await kv.list('/d/')).entries.map((e) => `${e.key}=${t(e.value)}`)).toEqual(['/d/a=a2', '/d/b=b2']);
+      expect((await kv.get('/d/a'))?.modRevision).toBe(a2);
+      expect((await kv.get('/d/b'))?.modRevision).toBe(b2);
+      expect(await kv.count('/d/')).toBe(2);
+      expect((await kv.create('/d/c', b('c2'))).revision).toBe(cGone + 1);
     } finally {
       await kv.close();
     }

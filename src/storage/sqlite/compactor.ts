@@ -1,10 +1,15 @@
 // Log compaction, off the request path. Deciding and deleting are separate: a
 // compaction first records the compacted revision (one tiny transaction, after
-// which reads and watches at or below it answer Compacted), then deletes the log
-// rows up to it in small batches, one transaction per event-loop turn, so writers
-// never wait behind a long delete (kine's "database is locked"). Freed pages are
-// reused by new log rows; when a large share of the file is free (after a burst)
-// incremental_vacuum hands it back to the file system, also in steps.
+// which reads and watches at or below it answer Compacted), then purges the
+// revisions up to it in small batches, one transaction per event-loop turn, so
+// writers never wait behind a long delete (kine's "database is locked"). As in
+// etcd, a purge keeps each key's latest row at or below the compacted revision
+// (it holds the key's current value, or the value the next change replaced) and
+// deletes superseded rows and tombstones (statements.ts); the purged-through
+// revision is recorded in the same transaction, so a purge cut short resumes.
+// Freed pages are reused by new log rows; when a large share of the file is
+// free (after a burst) incremental_vacuum hands it back to the file system, also
+// in steps.
 //
 // "At least minRetentionMs of history" needs to know which revision was current
 // that long ago. Instead of a timestamp on every log row, each tick remembers
@@ -21,7 +26,7 @@ export interface CompactionOptions {
   readonly minRetainedRevisions?: number;
   /** How often the background compactor looks (default 30 s). */
   readonly intervalMs?: number;
-  /** Log rows deleted per transaction (default 1000). */
+  /** Revisions purged per transaction (default 1000). */
   readonly batchSize?: number;
 }
 
@@ -56,9 +61,12 @@ export class Compactor {
     this.minRetainedRevisions = opts.compaction.minRetainedRevisions ?? 1000;
     this.intervalMs = opts.compaction.intervalMs ?? 30_000;
     this.batchSize = opts.compaction.batchSize ?? 1000;
+    // Superseded rows go before tombstones: the tombstones' prev_revision names rows to delete.
     this.purge = opts.db.transaction((lo: number, hi: number) => {
-      opts.st.keepPrevious.run({ lo, hi });
-      opts.st.purgeLog.run(hi);
+      opts.st.purgeSuperseded.run({ lo, hi });
+      opts.st.purgeTombstoneKeys.run({ lo, hi });
+      opts.st.purgeTombstones.run({ lo, hi });
+      opts.st.setPurged.run(hi);
     });
   }
 
@@ -131,7 +139,7 @@ export class Compactor {
     if (this.purgeBatch() || this.vacuumStep()) this.schedulePurge();
   }
 
-  /** Deletes one batch of compacted log rows; true when more remain. */
+  /** Purges one batch of compacted revisions; true when more remain. */
   private purgeBatch(): boolean {
     const { state } = this.opts;
     if (state.purgedThrough >= state.compacted) return false;

@@ -1,60 +1,97 @@
-// Reads: latest state straight from `kv`, older revisions reconstructed from the
-// log rows newer than the revision asked for (see listAtSql in statements.ts).
-// Each read is one synchronous call, so it can never observe half of a commit.
+// Reads: the latest state is kv joined with the log row at each key's mod
+// revision (where its value lives). An older revision R is read from the same
+// kv row: a key unchanged since R is answered by it, and a key changed after R
+// steps back along prev_revision (one primary-key lookup per change after R)
+// to the row that was current at R. Compaction keeps every row such a walk can
+// reach (statements.ts, purge). Each read is one synchronous call, so it can
+// never observe half of a commit.
 import type { KvEntry, KvListOptions, KvListResult } from '../kv.js';
+import { StorageError } from '../../errors/storage-error.js';
 import { EVENT_CREATE, EVENT_DELETE } from './schema.js';
 import { listRange } from './key-range.js';
-import type { KvRow, LogRow, Statements } from './statements.js';
+import type { KvMeta, KvRow, LogRow, Statements } from './statements.js';
 import { resolveReadRevision, type RevisionState } from './state.js';
 
+/** The entry of a live kv row (callers have excluded tombstones). */
 export function entryOf(row: KvRow): KvEntry {
-  return { key: row.key, value: row.value, createRevision: row.create_revision, modRevision: row.mod_revision };
+  return { key: row.key, value: row.value!, createRevision: row.create_revision, modRevision: row.mod_revision };
 }
 
-/** The entry a log row describes as the state right after its revision. */
-function entryAfter(row: LogRow): KvEntry | undefined {
+function logAt(st: Statements, revision: number): LogRow {
+  const row = st.logAt.get(revision);
+  if (row === undefined) {
+    // Compaction keeps every row a walk can reach; a miss means the file was changed behind our back.
+    throw new StorageError('Unavailable', `sqlite log has no row at revision ${revision}`, { revision });
+  }
+  return row;
+}
+
+/** The state of the key described by `meta` as of revision `rev` (<= the current revision). */
+function entryAt(st: Statements, meta: KvMeta, rev: number): KvEntry | undefined {
+  if (meta.mod_revision <= rev && meta.deleted === 1) return undefined;
+  let row = logAt(st, meta.mod_revision);
+  while (row.revision > rev) {
+    // A create's link is the tombstone it replaced (or 0): at or below rev the key was absent.
+    if (row.type === EVENT_CREATE && row.prev_revision <= rev) return undefined;
+    row = logAt(st, row.prev_revision);
+  }
   if (row.type === EVENT_DELETE) return undefined;
-  return { key: row.key, value: row.value, createRevision: row.create_revision, modRevision: row.revision };
-}
-
-/** The entry a log row's write replaced, i.e. the state right before its revision. */
-function entryBefore(row: LogRow): KvEntry | undefined {
-  if (row.type === EVENT_CREATE) return undefined;
-  const value = row.type === EVENT_DELETE ? row.value : row.previous!;
-  return { key: row.key, value, createRevision: row.create_revision, modRevision: row.prev_revision };
+  return { key: row.key, value: row.value!, createRevision: row.create_revision, modRevision: row.revision };
 }
 
 export function readGet(st: Statements, state: RevisionState, key: string, revision?: number): KvEntry | undefined {
   const rev = resolveReadRevision(state, revision);
-  const current = st.getKv.get(key);
-  // Unchanged since `rev` (or absent now and never logged after it): current state is the answer.
-  if (rev === state.revision || (current !== undefined && current.mod_revision <= rev)) {
-    return current === undefined ? undefined : entryOf(current);
+  if (rev === state.revision) {
+    const row = st.getKv.get(key);
+    return row === undefined || row.deleted === 1 ? undefined : entryOf(row);
   }
-  const atOrBefore = st.logAtOrBefore.get(key, rev);
-  if (atOrBefore !== undefined) return entryAfter(atOrBefore);
-  const firstAfter = st.logFirstAfter.get(key, rev);
-  if (firstAfter !== undefined) return entryBefore(firstAfter);
-  return undefined;
+  // No kv row at all: any tombstone it had is at or below the compacted revision, so absent at rev too.
+  const meta = st.getKvMeta.get(key);
+  return meta === undefined ? undefined : entryAt(st, meta, rev);
 }
+
+/** kv rows read per step of a list at an older revision. */
+const LIST_AT_CHUNK = 500;
 
 export function readList(st: Statements, state: RevisionState, prefix: string, opts: KvListOptions = {}): KvListResult {
   const rev = resolveReadRevision(state, opts.revision);
   const range = listRange(prefix, opts.after);
   const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
-  // One extra row tells whether more follow without a second query.
-  const sqlLimit = limit === 0 ? -1 : limit + 1;
-  let rows: KvRow[];
+  // One extra entry tells whether more follow without a second query.
+  const want = limit === 0 ? Infinity : limit + 1;
+  let entries: KvEntry[];
   if (rev === state.revision) {
     const stmt = range.afterKey ? st.listAfter : st.listFrom;
-    rows = stmt.all(range.low, range.high, sqlLimit);
+    entries = stmt.all(range.low, range.high, limit === 0 ? -1 : want).map(entryOf);
   } else {
-    const stmt = range.afterKey ? st.listAtAfter : st.listAtFrom;
-    rows = stmt.all({ low: range.low, high: range.high, rev, limit: sqlLimit });
+    entries = listAt(st, { low: range.low, afterKey: range.afterKey, high: range.high, rev, want });
   }
-  const more = limit !== 0 && rows.length > limit;
-  if (more) rows.length = limit;
-  return { entries: rows.map(entryOf), revision: rev, more };
+  const more = limit !== 0 && entries.length > limit;
+  if (more) entries.length = limit;
+  return { entries, revision: rev, more };
+}
+
+/**
+ * Walks kv (tombstones included) in key order, in chunks, since keys absent at
+ * `rev` do not count towards the limit.
+ */
+function listAt(
+  st: Statements,
+  q: { low: string; afterKey: boolean; high: string; rev: number; want: number },
+): KvEntry[] {
+  const entries: KvEntry[] = [];
+  let low = q.low;
+  let afterKey = q.afterKey;
+  for (;;) {
+    const rows = (afterKey ? st.listMetaAfter : st.listMetaFrom).all(low, q.high, LIST_AT_CHUNK);
+    for (const meta of rows) {
+      const entry = entryAt(st, meta, q.rev);
+      if (entry !== undefined && entries.push(entry) >= q.want) return entries;
+    }
+    if (rows.length < LIST_AT_CHUNK) return entries;
+    low = rows[rows.length - 1]!.key;
+    afterKey = true;
+  }
 }
 
 export function readCount(st: Statements, prefix: string): number {

@@ -146,7 +146,7 @@ function statsOf(db: Database.Database, state: RevisionState, writer: GroupCommi
     revision: state.revision,
     compactedRevision: state.compacted,
     logRows: one('SELECT count(*) AS n FROM log'),
-    keys: one('SELECT count(*) AS n FROM kv'),
+    keys: one('SELECT count(*) AS n FROM kv WHERE deleted = 0'),
     commits: writer.stats.commits,
     writes: writer.stats.writes,
     largestBatch: writer.stats.largestBatch,

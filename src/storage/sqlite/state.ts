@@ -8,7 +8,7 @@ export interface RevisionState {
   revision: number;
   /** Reads and watches at or below this revision throw Compacted. */
   compacted: number;
-  /** Log rows at or below this revision have been deleted (<= compacted). */
+  /** Compaction has purged the log up to this revision (<= compacted). */
   purgedThrough: number;
   closed: boolean;
 }

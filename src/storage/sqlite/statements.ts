@@ -1,97 +1,100 @@
 // Every SQL statement of the backend, prepared once per open database. Keeping
 // them together makes the access paths reviewable: each one is a range or point
-// lookup on a primary key or the log's (key, revision) index.
+// lookup on a primary key (kv by key, log by revision). The log has no index
+// on key: reads at an older revision follow prev_revision instead (reads.ts).
 import type Database from 'better-sqlite3';
 import type { EventCode } from './schema.js';
 
-export interface KvRow {
+/** A kv row without its value (what preconditions and old-revision reads start from). */
+export interface KvMeta {
   readonly key: string;
-  readonly value: Buffer;
   readonly create_revision: number;
   readonly mod_revision: number;
+  /** 1 for a tombstone: the key was deleted at mod_revision. */
+  readonly deleted: 0 | 1;
+}
+
+/** A kv row joined with the log row at its mod revision; `value` is null for a tombstone. */
+export interface KvRow extends KvMeta {
+  readonly value: Buffer | null;
 }
 
 export interface LogRow {
   readonly revision: number;
   readonly key: string;
   readonly type: EventCode;
-  readonly value: Buffer;
-  readonly previous: Buffer | null;
   readonly create_revision: number;
   readonly prev_revision: number;
+  /** Null for a delete. */
+  readonly value: Buffer | null;
 }
 
-const KV_COLUMNS = 'key, value, create_revision, mod_revision';
-const LOG_COLUMNS = 'revision, key, type, value, previous, create_revision, prev_revision';
-/**
- * An update's log row leaves `previous` NULL while the row it replaced (at
- * prev_revision) is still in the log: that row holds the same bytes, and not
- * writing them again keeps an update's log row within one page. The compactor
- * copies the value into `previous` before it deletes the older row.
- */
-const LOG_WITH_PREVIOUS = `l.revision, l.key, l.type, l.value, COALESCE(l.previous, p.value) AS previous,
-  l.create_revision, l.prev_revision FROM log l LEFT JOIN log p ON p.revision = l.prev_revision AND l.type = 1`;
+/** A log row with the value it replaced (the row at prev_revision), for watch events. */
+export interface WatchRow extends LogRow {
+  readonly previous: Buffer | null;
+}
 
-/**
- * The state of a key range as of revision :rev. A key whose current row is no
- * newer than :rev is unchanged since; every other key that existed at :rev was
- * changed after it, so its first log row after :rev holds the value it had then
- * (in `previous`, or `value` for a delete, which stores the last value). A first
- * change that is a create means the key was absent at :rev. The two halves are
- * disjoint, and both only need log rows newer than :rev, which compaction keeps.
- */
-function listAtSql(lowOp: '>=' | '>'): string {
-  return `
-SELECT key, value, create_revision, mod_revision FROM kv
- WHERE key ${lowOp} :low AND key < :high AND mod_revision <= :rev
-UNION ALL
-SELECT g.key, CASE g.type WHEN 2 THEN g.value ELSE COALESCE(g.previous, p.value) END AS value,
-       g.create_revision, g.prev_revision AS mod_revision
-  FROM (SELECT key, type, value, previous, create_revision, prev_revision, min(revision)
-          FROM log WHERE key ${lowOp} :low AND key < :high AND revision > :rev GROUP BY key) g
-  LEFT JOIN log p ON p.revision = g.prev_revision
- WHERE g.type <> 0
-ORDER BY 1 LIMIT :limit`;
+const KV_META = 'key, create_revision, mod_revision, deleted';
+const LOG_COLUMNS = 'revision, key, type, create_revision, prev_revision, value';
+// CROSS JOIN keeps kv as the outer loop: a key-range scan of kv, one log lookup
+// by primary key per row, in key order.
+const KV_WITH_VALUE = `SELECT k.key, k.create_revision, k.mod_revision, k.deleted, l.value
+  FROM kv k CROSS JOIN log l ON l.revision = k.mod_revision`;
+
+export interface PurgeRange {
+  readonly lo: number;
+  readonly hi: number;
 }
 
 export function prepareStatements(db: Database.Database) {
   return {
-    getKv: db.prepare<[string], KvRow>(`SELECT ${KV_COLUMNS} FROM kv WHERE key = ?`),
-    insertKv: db.prepare<[string, Uint8Array, number, number]>(
-      'INSERT INTO kv (key, value, create_revision, mod_revision) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING',
+    getKv: db.prepare<[string], KvRow>(`${KV_WITH_VALUE} WHERE k.key = ?`),
+    getKvMeta: db.prepare<[string], KvMeta>(`SELECT ${KV_META} FROM kv WHERE key = ?`),
+    /** Creates the row, or turns a tombstone back into a live key. */
+    upsertKv: db.prepare<[string, number, number]>(
+      `INSERT INTO kv (key, create_revision, mod_revision, deleted) VALUES (?, ?, ?, 0)
+       ON CONFLICT (key) DO UPDATE SET create_revision = excluded.create_revision,
+         mod_revision = excluded.mod_revision, deleted = 0`,
     ),
-    updateKv: db.prepare<[Uint8Array, number, string]>('UPDATE kv SET value = ?, mod_revision = ? WHERE key = ?'),
-    deleteKv: db.prepare<[string]>('DELETE FROM kv WHERE key = ?'),
-    insertLog: db.prepare<[number, string, EventCode, Uint8Array, Uint8Array | null, number, number]>(
-      `INSERT INTO log (${LOG_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    setKv: db.prepare<[number, 0 | 1, string]>('UPDATE kv SET mod_revision = ?, deleted = ? WHERE key = ?'),
+    insertLog: db.prepare<[number, string, EventCode, number, number, Uint8Array | null]>(
+      `INSERT INTO log (${LOG_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`,
     ),
     listFrom: db.prepare<[string, string, number], KvRow>(
-      `SELECT ${KV_COLUMNS} FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?`,
+      `${KV_WITH_VALUE} WHERE k.key >= ? AND k.key < ? AND k.deleted = 0 ORDER BY k.key LIMIT ?`,
     ),
     listAfter: db.prepare<[string, string, number], KvRow>(
-      `SELECT ${KV_COLUMNS} FROM kv WHERE key > ? AND key < ? ORDER BY key LIMIT ?`,
+      `${KV_WITH_VALUE} WHERE k.key > ? AND k.key < ? AND k.deleted = 0 ORDER BY k.key LIMIT ?`,
     ),
-    listAtFrom: db.prepare<[{ low: string; high: string; rev: number; limit: number }], KvRow>(listAtSql('>=')),
-    listAtAfter: db.prepare<[{ low: string; high: string; rev: number; limit: number }], KvRow>(listAtSql('>')),
-    count: db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM kv WHERE key >= ? AND key < ?'),
-    logAtOrBefore: db.prepare<[string, number], LogRow>(
-      `SELECT ${LOG_COLUMNS} FROM log WHERE key = ? AND revision <= ? ORDER BY revision DESC LIMIT 1`,
+    // Tombstones included: a key deleted after the revision being read existed then.
+    listMetaFrom: db.prepare<[string, string, number], KvMeta>(
+      `SELECT ${KV_META} FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?`,
     ),
-    logFirstAfter: db.prepare<[string, number], LogRow>(
-      `SELECT ${LOG_WITH_PREVIOUS} WHERE l.key = ? AND l.revision > ? ORDER BY l.revision LIMIT 1`,
+    listMetaAfter: db.prepare<[string, string, number], KvMeta>(
+      `SELECT ${KV_META} FROM kv WHERE key > ? AND key < ? ORDER BY key LIMIT ?`,
     ),
-    watchRange: db.prepare<[number, string, string, number], LogRow>(
-      `SELECT ${LOG_WITH_PREVIOUS} WHERE l.revision > ? AND l.key >= ? AND l.key < ? ORDER BY l.revision LIMIT ?`,
+    count: db.prepare<[string, string], { n: number }>(
+      'SELECT count(*) AS n FROM kv WHERE key >= ? AND key < ? AND deleted = 0',
     ),
-    // Before rows (lo, hi] go, each one's next write of the same key, if it stays,
-    // gets its own copy of the value it replaced (see LOG_WITH_PREVIOUS).
-    keepPrevious: db.prepare<[{ lo: number; hi: number }]>(`
-UPDATE log SET previous = (SELECT p.value FROM log p WHERE p.revision = log.prev_revision)
- WHERE revision IN (SELECT (SELECT n.revision FROM log n WHERE n.key = d.key AND n.revision > d.revision
-                             ORDER BY n.revision LIMIT 1)
-                      FROM log d WHERE d.revision > :lo AND d.revision <= :hi AND d.type <> 2)
-   AND revision > :hi AND type = 1 AND previous IS NULL`),
-    purgeLog: db.prepare<[number]>('DELETE FROM log WHERE revision <= ?'),
+    logAt: db.prepare<[number], LogRow>(`SELECT ${LOG_COLUMNS} FROM log WHERE revision = ?`),
+    // A create's prev_revision points at a tombstone, not at a value it replaced.
+    watchRange: db.prepare<[number, string, string, number], WatchRow>(
+      `SELECT l.revision, l.key, l.type, l.create_revision, l.prev_revision, l.value, p.value AS previous
+         FROM log l LEFT JOIN log p ON p.revision = l.prev_revision AND l.type <> 0
+        WHERE l.revision > ? AND l.key >= ? AND l.key < ? ORDER BY l.revision LIMIT ?`,
+    ),
+    // Compaction of the rows in (lo, hi], like etcd's: every key keeps its latest
+    // row at or below the compacted revision unless that row is a tombstone, so
+    // the value an update or delete above it replaced, and a live key's current
+    // value, stay readable. An update or delete in the range supersedes the row
+    // at its prev_revision (wherever that is); a tombstone in the range goes
+    // itself, with its kv row unless the key was created again since.
+    purgeSuperseded: db.prepare<[PurgeRange]>(`DELETE FROM log WHERE revision IN
+      (SELECT prev_revision FROM log WHERE revision > :lo AND revision <= :hi AND type <> 0)`),
+    purgeTombstoneKeys: db.prepare<[PurgeRange]>(`DELETE FROM kv WHERE deleted = 1 AND mod_revision <= :hi AND key IN
+      (SELECT key FROM log WHERE revision > :lo AND revision <= :hi AND type = 2)`),
+    purgeTombstones: db.prepare<[PurgeRange]>('DELETE FROM log WHERE revision > :lo AND revision <= :hi AND type = 2'),
+    setPurged: db.prepare<[number]>("UPDATE meta SET value = ? WHERE name = 'purged'"),
     setCompacted: db.prepare<[number]>("UPDATE meta SET value = ? WHERE name = 'compacted'"),
   };
 }

@@ -9,7 +9,7 @@ import type { KvEvent, KvWatch, KvWatchOptions } from '../kv.js';
 import { StorageError } from '../../errors/storage-error.js';
 import { EVENT_CREATE, EVENT_DELETE } from './schema.js';
 import { prefixEnd } from './key-range.js';
-import type { LogRow, Statements } from './statements.js';
+import type { Statements, WatchRow } from './statements.js';
 import type { RevisionState } from './state.js';
 
 /** Log rows read per replay step: large enough to be cheap, small enough not to block. */
@@ -31,11 +31,12 @@ export interface WatchHubOptions {
   readonly state: RevisionState;
 }
 
-export function eventOf(row: LogRow): KvEvent {
-  const base = { key: row.key, revision: row.revision, createRevision: row.create_revision, value: row.value };
-  if (row.type === EVENT_CREATE) return { ...base, type: 'create' };
-  if (row.type === EVENT_DELETE) return { ...base, type: 'delete', previous: row.value };
-  return { ...base, type: 'update', previous: row.previous! };
+/** A delete's row holds no value: the event carries the one it deleted, like etcd's. */
+export function eventOf(row: WatchRow): KvEvent {
+  const base = { key: row.key, revision: row.revision, createRevision: row.create_revision };
+  if (row.type === EVENT_CREATE) return { ...base, type: 'create', value: row.value! };
+  if (row.type === EVENT_DELETE) return { ...base, type: 'delete', value: row.previous!, previous: row.previous! };
+  return { ...base, type: 'update', value: row.value!, previous: row.previous! };
 }
 
 export class WatchHub {

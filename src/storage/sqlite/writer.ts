@@ -99,40 +99,47 @@ export class GroupCommitWriter {
   private apply(op: WriteOp, events: KvEvent[]): Outcome {
     const { st, state } = this.opts;
     if (op.kind === 'create') {
-      const revision = state.revision + 1;
-      if (st.insertKv.run(op.key, op.value, revision, revision).changes === 0) {
+      const existing = st.getKvMeta.get(op.key);
+      if (existing !== undefined && existing.deleted === 0) {
         return new StorageError('Exists', `key ${op.key} already exists`, { key: op.key });
       }
-      st.insertLog.run(revision, op.key, EVENT_CREATE, op.value, null, revision, 0);
+      const revision = state.revision + 1;
+      st.upsertKv.run(op.key, revision, revision);
+      // prev_revision of a create links the tombstone it replaces, so a read at an
+      // older revision can step back past the delete (reads.ts).
+      st.insertLog.run(revision, op.key, EVENT_CREATE, revision, existing?.mod_revision ?? 0, op.value);
       state.revision = revision;
       events.push({ type: 'create', key: op.key, value: op.value, revision, createRevision: revision });
       return { revision };
     }
     const row = st.getKv.get(op.key);
-    if (row === undefined) return new StorageError('NotFound', `key ${op.key} not found`, { key: op.key });
+    if (row === undefined || row.deleted === 1) {
+      return new StorageError('NotFound', `key ${op.key} not found`, { key: op.key });
+    }
+    const current = entryOf(row);
     if (op.expectedRevision !== undefined && row.mod_revision !== op.expectedRevision) {
       return new StorageError(
         'Conflict',
         `key ${op.key} is at revision ${row.mod_revision}, not ${op.expectedRevision}`,
-        { key: op.key, current: entryOf(row) },
+        { key: op.key, current },
       );
     }
     const revision = state.revision + 1;
     const base = { key: op.key, revision, createRevision: row.create_revision };
     if (op.kind === 'put') {
-      st.updateKv.run(op.value, revision, op.key);
-      // previous stays NULL: the log row at row.mod_revision holds it (statements.ts).
-      st.insertLog.run(revision, op.key, EVENT_UPDATE, op.value, null, row.create_revision, row.mod_revision);
+      // The replaced value stays where it is, in the log row at row.mod_revision.
+      st.setKv.run(revision, 0, op.key);
+      st.insertLog.run(revision, op.key, EVENT_UPDATE, row.create_revision, row.mod_revision, op.value);
       state.revision = revision;
-      events.push({ ...base, type: 'update', value: op.value, previous: row.value });
+      events.push({ ...base, type: 'update', value: op.value, previous: current.value });
       return { revision };
     }
-    st.deleteKv.run(op.key);
-    // A delete logs the last value once; readers use it as both value and previous.
-    st.insertLog.run(revision, op.key, EVENT_DELETE, row.value, null, row.create_revision, row.mod_revision);
+    // The tombstone stays in kv (see schema.ts) until compaction drops its log row.
+    st.setKv.run(revision, 1, op.key);
+    st.insertLog.run(revision, op.key, EVENT_DELETE, row.create_revision, row.mod_revision, null);
     state.revision = revision;
-    events.push({ ...base, type: 'delete', value: row.value, previous: row.value });
-    return { revision, previous: entryOf(row) };
+    events.push({ ...base, type: 'delete', value: current.value, previous: current.value });
+    return { revision, previous: current };
   }
 
   /** Rejects everything still queued (the store is closing or broken). */

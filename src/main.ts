@@ -69,6 +69,8 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
       }),
       authorize: createRequestAuthorizer(createAuthorizer({ modes: options.authorizationModes })),
       anonymousPaths: ANONYMOUS_PATHS,
+      requestTimeoutMs: options.requestTimeoutMs,
+      renderStatus: encodeStatusFor,
     }),
     renderStatus: encodeStatusFor,
     metrics,
@@ -96,7 +98,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   registerMetricsRoute(app, metrics);
   registerDiscoveryRoutes(app, buildDiscovery(resources, new URL(url).host));
   registerOpenApiRoutes(app, createOpenApi({ resources }));
-  installResources(app, { registry, resources });
+  installResources(app, { registry, resources, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds });
 
   await app.listen({ port: options.securePort, host: options.bindAddress });
   await bootstrapNamespaces(registry);

@@ -35,6 +35,8 @@ export interface InstallOptions {
   readonly codecs?: CodecRegistry;
   /** Default: the built-in OpenAPI table (schema/unknown-fields.ts). */
   readonly unknownFields?: UnknownFieldFinder;
+  /** --min-request-timeout: watches without timeoutSeconds last this long times [1, 2). Default 1800. */
+  readonly minRequestTimeoutSeconds?: number;
 }
 
 /** Handlers by verb; a verb without one answers 405 even where a definition lists it. */
@@ -100,6 +102,7 @@ function notFound(reply: FastifyReply): FastifyReply {
 
 export function installResources(app: FastifyInstance, opts: InstallOptions): void {
   const codecs = opts.codecs ?? defaultCodecs;
+  const minRequestTimeoutSeconds = opts.minRequestTimeoutSeconds ?? 1800;
   const unknownFields: UnknownFieldFinder = opts.unknownFields ?? ((def, obj) => findUnknownFields(def.schemaName, obj));
   const definitions = new Map<string, ResourceDefinition>();
   for (const def of opts.resources) definitions.set(resourceKey(def.group, def.version, def.plural), def);
@@ -126,7 +129,7 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
     negotiateOutput({ accept: request.headers.accept, pretty: isPretty(request.query), codecs, type });
     const q = request.url.indexOf('?');
     const query = new URLSearchParams(q < 0 ? '' : request.url.slice(q + 1));
-    return handler(request, reply, { definition: def, store: opts.registry.store(def), codecs, unknownFields, info, query, namespace });
+    return handler(request, reply, { definition: def, store: opts.registry.store(def), codecs, unknownFields, info, query, namespace, minRequestTimeoutSeconds });
   }
 
   void app.register(async (scope) => {

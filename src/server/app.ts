@@ -63,7 +63,7 @@ export function createApp(opts: AppOptions): FastifyInstance {
   ) as unknown as FastifyInstance;
 
   app.decorateRequest('kapi', undefined as never);
-  for (const filter of opts.filters) app.addHook('onRequest', async (request) => filter(request));
+  for (const filter of opts.filters) app.addHook('onRequest', async (request, reply) => filter(request, reply));
 
   app.addHook('onSend', async (request, reply, payload) => {
     const ctx = request.kapi;

@@ -2,13 +2,15 @@
 // included), passes these in order in Fastify's onRequest phase, so nothing reads
 // a body before authentication and authorization have passed. A filter throws a
 // StatusError to stop the request; the error handler renders it.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserInfo } from '../registry/define-resource.js';
 import { createAuthenticateFilter, type AuthenticateRequest } from './filters/authenticate.js';
 import { createAuthorizeFilter, type AuthorizeRequest } from './filters/authorize.js';
 import { requestInfoFilter } from './filters/request-info.js';
+import { createTimeoutFilter } from './filters/timeout.js';
+import type { RenderStatus } from './error-handler.js';
 
-export type Filter = (request: FastifyRequest) => Promise<void> | void;
+export type Filter = (request: FastifyRequest, reply: FastifyReply) => Promise<void> | void;
 
 export interface ChainOptions {
   readonly authenticate: AuthenticateRequest;
@@ -16,6 +18,9 @@ export interface ChainOptions {
   /** Paths an unauthenticated caller may reach (kube's system:public-info-viewer set). */
   readonly anonymousPaths: ReadonlySet<string>;
   readonly anonymousUser?: UserInfo;
+  /** --request-timeout in milliseconds; 0 disables. */
+  readonly requestTimeoutMs: number;
+  readonly renderStatus: RenderStatus;
 }
 
 export function createChain(opts: ChainOptions): readonly Filter[] {
@@ -24,5 +29,6 @@ export function createChain(opts: ChainOptions): readonly Filter[] {
     createAuthenticateFilter(opts), // 401 before any other work; everything below needs a user
     // TODO(#3) audit, impersonation and flow control (APF) slot in here, in that order.
     createAuthorizeFilter(opts), // last gate before the body is decoded
+    createTimeoutFilter({ requestTimeoutMs: opts.requestTimeoutMs, render: opts.renderStatus }), // skips long-running requests
   ];
 }

@@ -50,7 +50,7 @@ async function serve(store: ResourceStore): Promise<FastifyInstance> {
   });
   a.setErrorHandler((err, _request, reply) => (isStatusError(err) ? reply.code(err.code).send(err.toStatus()) : reply.code(500).send(String(err))));
   a.patch('/apis/*', async (request, reply) => {
-    const scope: HandlerScope = { definition: widgets, store, codecs: defaultCodecs, unknownFields: exampleUnknownFields, info: request.kapi.info, query: new URLSearchParams(request.url.split('?')[1] ?? ''), namespace: 'default' };
+    const scope: HandlerScope = { definition: widgets, store, codecs: defaultCodecs, unknownFields: exampleUnknownFields, info: request.kapi.info, query: new URLSearchParams(request.url.split('?')[1] ?? ''), namespace: 'default', minRequestTimeoutSeconds: 1800 };
     return patchHandler(request, reply, scope);
   });
   await a.ready();

@@ -20,6 +20,8 @@ export interface HandlerScope {
   readonly query: URLSearchParams;
   /** The namespace the request addresses ('' for cluster-scoped kinds and all-namespace lists). */
   readonly namespace: string;
+  /** --min-request-timeout, for watches that name no timeoutSeconds. */
+  readonly minRequestTimeoutSeconds: number;
 }
 
 export type Handler = (request: FastifyRequest, reply: FastifyReply, scope: HandlerScope) => Promise<FastifyReply>;

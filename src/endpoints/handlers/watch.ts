@@ -16,7 +16,6 @@ import { listOptionsFrom, tableOptionsFor } from './list.js';
 import { boolParam, intParam, invalidOptions } from './options.js';
 import { userOf, type Handler, type HandlerScope } from './scope.js';
 
-const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
 /** Progress from storage can follow every commit; bookmarks need not. */
 const BOOKMARK_INTERVAL_MS = 10_000;
 
@@ -46,7 +45,7 @@ export const watchHandler: Handler = async (request, reply, scope: HandlerScope)
   }
   // 0 or absent means the server default, as in kube's watch handler.
   const asked = intParam(q, 'timeoutSeconds') ?? 0;
-  const timeoutSeconds = asked > 0 ? asked : Math.floor(MIN_REQUEST_TIMEOUT_SECONDS * (1 + Math.random()));
+  const timeoutSeconds = asked > 0 ? asked : Math.floor(scope.minRequestTimeoutSeconds * (1 + Math.random()));
   const bookmarks = boolParam(q, 'allowWatchBookmarks');
   const { limit: _l, continue: _c, ...list } = listOptionsFrom(scope);
   // A name in the path (legacy /watch/.../<name>) narrows the watch to that object.

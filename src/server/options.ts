@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { isAuthorizationMode, UNSUPPORTED_AUTHORIZATION_MODES, type AuthorizationMode } from '../auth/authz/create.js';
 import { ArgvError, splitArgv } from './options/argv.js';
-import { parseGoDuration } from './options/go-duration.js';
+import { parseGoDuration } from '../schema/go-duration.js';
 import { OptionsError } from './options/options-error.js';
 
 export { helpText } from './options/flags.js';

@@ -37,51 +37,5 @@ export function parseTime(text: string): Timestamp {
   return { seconds, nanos };
 }
 
-const NS = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 } as const;
-
-/** Go's time.Duration.String() for a nanosecond count. */
-export function formatDuration(nanos: number): string {
-  if (nanos === 0) return '0s';
-  const sign = nanos < 0 ? '-' : '';
-  const u = Math.abs(nanos);
-  if (u < 1e3) return `${sign}${u}ns`;
-  if (u < 1e6) return `${sign}${fraction(u, 1e3)}µs`;
-  if (u < 1e9) return `${sign}${fraction(u, 1e6)}ms`;
-  const hours = Math.floor(u / 3600e9);
-  const minutes = Math.floor((u % 3600e9) / 60e9);
-  const secs = fraction(u % 60e9, 1e9);
-  if (hours > 0) return `${sign}${hours}h${minutes}m${secs}s`;
-  if (minutes > 0) return `${sign}${minutes}m${secs}s`;
-  return `${sign}${secs}s`;
-}
-
-/** `value / unit` with the fraction's trailing zeros dropped, as Go prints it. */
-function fraction(value: number, unit: number): string {
-  const whole = Math.floor(value / unit);
-  const rest = value % unit;
-  if (rest === 0) return String(whole);
-  const digits = String(unit).length - 1;
-  return `${whole}.${String(rest).padStart(digits, '0').replace(/0+$/, '')}`;
-}
-
-const DURATION_PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
-
-/** Go's time.ParseDuration: `1h2m3.5s`, `300ms`, `-1.5h`, `0`. */
-export function parseDuration(text: string): number {
-  let rest = text;
-  let sign = 1;
-  if (rest.startsWith('-') || rest.startsWith('+')) {
-    sign = rest.startsWith('-') ? -1 : 1;
-    rest = rest.slice(1);
-  }
-  if (rest === '0') return 0;
-  if (rest === '') throw new Error(`invalid duration ${JSON.stringify(text)}`);
-  let total = 0;
-  DURATION_PART.lastIndex = 0;
-  while (DURATION_PART.lastIndex < rest.length) {
-    const m = DURATION_PART.exec(rest);
-    if (m === null) throw new Error(`invalid duration ${JSON.stringify(text)}`);
-    total += Number(m[1]) * NS[m[2] as keyof typeof NS];
-  }
-  return sign * Math.round(total);
-}
+// Durations are Go's: one implementation for flags, query parameters and protobuf.
+export { formatGoDurationNanos as formatDuration, parseGoDurationNanos as parseDuration } from '../../schema/go-duration.js';

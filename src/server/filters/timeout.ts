@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { timeout } from '../../errors/status-error.js';
 import { sendStatus, type RenderStatus } from '../error-handler.js';
 import { isLongRunning } from '../long-running.js';
-import { parseGoDuration } from '../options/go-duration.js';
+import { parseGoDuration } from '../../schema/go-duration.js';
 
 function queryTimeoutMs(url: string): number | undefined {
   const q = url.indexOf('?');

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatGoDuration, parseGoDuration } from '../../src/server/options/go-duration.js';
+import { formatGoDuration, parseGoDuration } from '../../src/schema/go-duration.js';
 
 describe('parseGoDuration', () => {
   const cases: Array<{ name: string; input: string; want: number | RegExp }> = [

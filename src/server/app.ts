@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Filter } from './chain.js';
 import { installErrorHandling, type RenderStatus } from './error-handler.js';
 import type { ApiMetrics } from './metrics.js';
+import { isLongRunning } from './long-running.js';
 
 export interface TlsOptions {
   readonly key: string | Buffer;
@@ -42,6 +43,9 @@ export function createApp(opts: AppOptions): FastifyInstance {
     routerOptions: { maxParamLength: 1024 },
     // Watches and long lists stream for as long as the client wants.
     requestTimeout: 0,
+    // On shutdown open watches end (clients re-watch elsewhere, as with kube-apiserver);
+    // waiting for them would hold the process for up to --min-request-timeout.
+    forceCloseConnections: true,
     return503OnClosing: false,
   };
   // Fastify's generic types differ per transport; routes only use the common surface.
@@ -64,6 +68,19 @@ export function createApp(opts: AppOptions): FastifyInstance {
 
   app.decorateRequest('kapi', undefined as never);
   for (const filter of opts.filters) app.addHook('onRequest', async (request, reply) => filter(request, reply));
+
+  // Long-running responses (watches) end when the server closes: their clients
+  // re-watch, as they do when kube-apiserver shuts down; nothing else waits on them.
+  const longRunning = new Set<{ end(): void }>();
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isLongRunning(request.kapi.info)) return;
+    const raw = reply.raw as { end(): void; once(event: 'close', fn: () => void): void };
+    longRunning.add(raw);
+    raw.once('close', () => longRunning.delete(raw));
+  });
+  app.addHook('preClose', async () => {
+    for (const raw of longRunning) raw.end();
+  });
 
   app.addHook('onSend', async (request, reply, payload) => {
     const ctx = request.kapi;

@@ -17,7 +17,8 @@ export interface RunningKapi {
   /** Milliseconds from spawn to the `kapi ready` line. */
   readonly startMs: number;
   readonly pid: number;
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL after 5 s; answers how the process ended. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -73,7 +74,7 @@ export async function startKapi(opts: { args?: string[]; dataDir?: string; ready
     startMs,
     pid: child.pid!,
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         const killTimer = setTimeout(() => child.kill('SIGKILL'), 5000);
@@ -81,6 +82,7 @@ export async function startKapi(opts: { args?: string[]; dataDir?: string; ready
         clearTimeout(killTimer);
       }
       if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
+      return { code: child.exitCode, signal: child.signalCode };
     },
   };
 }

@@ -61,7 +61,5 @@ export function goFormat(value: unknown): string {
   return String(value);
 }
 
-/** A deep copy; patches never mutate what the store handed out (it may be frozen). */
-export function cloneJson<T>(value: T): T {
-  return structuredClone(value);
-}
+// A deep copy; patches never mutate what the store handed out (it may be frozen).
+export { cloneJson } from '../schema/object.js';

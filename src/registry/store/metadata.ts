@@ -4,7 +4,7 @@
 // create-on-update (PUT of a missing object) prepare objects identically.
 import { randomInt } from 'node:crypto';
 import { badRequest } from '../../errors/status-error.js';
-import { apiVersionOf, type KubeObject } from '../../schema/object.js';
+import { apiVersionOf, cloneJson, type KubeObject } from '../../schema/object.js';
 import type { ResourceDefinition } from '../define-resource.js';
 
 /** RFC 3339 with second precision, as metav1.Time marshals. */
@@ -76,7 +76,7 @@ export function clearResetFields(obj: KubeObject, def: ResourceDefinition): void
 
 /** Update: resetFields keep their stored values whatever the request said. */
 export function copyResetFields(next: KubeObject, prev: KubeObject, def: ResourceDefinition): void {
-  for (const path of def.strategy.resetFields ?? []) setPath(next, path, structuredClone(getPath(prev, path)));
+  for (const path of def.strategy.resetFields ?? []) setPath(next, path, cloneJson(getPath(prev, path)));
 }
 
 /** Fields a client may not choose on create (rest.BeforeCreate, FillObjectMetaSystemFields). */
@@ -106,7 +106,7 @@ export function carryUpdateMetadata(next: KubeObject, prev: KubeObject): void {
   }
   // Until apply/ computes field sets, managedFields are whatever was stored.
   // TODO(#3): record the fieldManager's Update entry once apply/ can compute fieldsV1.
-  if (meta.managedFields === undefined && old.managedFields !== undefined) meta.managedFields = structuredClone(old.managedFields);
+  if (meta.managedFields === undefined && old.managedFields !== undefined) meta.managedFields = cloneJson(old.managedFields);
 }
 
 /** kube's SimpleNameGenerator alphabet: no vowels (no words), no look-alike characters. */
@@ -123,5 +123,5 @@ export function generateName(base: string, random: (max: number) => number = ran
 
 /** Copies a frozen stored object into one the store may change. */
 export function thaw(obj: KubeObject): KubeObject {
-  return structuredClone(obj) as KubeObject;
+  return cloneJson(obj);
 }

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { builtinResources } from './apis/index.js';
+import { selfSubjectAccessReviews } from './apis/authorization/v1/self-subject-access-reviews.js';
 import { createAuthenticator } from './auth/authn/create.js';
 import { createRequestAuthenticator } from './auth/authn/request.js';
 import { createAuthorizer } from './auth/authz/create.js';
@@ -50,7 +51,9 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
 
   const kv = openKv({ options, logger });
   const storage = createObjectStore({ kv });
-  const resources = builtinResources;
+  const authorizer = createAuthorizer({ modes: options.authorizationModes });
+  // `kubectl auth can-i` asks the same authorizer that guards every request.
+  const resources = [...builtinResources, selfSubjectAccessReviews(authorizer)];
   const namespaceCache = createNamespaceCache({
     storage,
     prefix: collectionPrefix(namespacesDefinition, {}),
@@ -67,7 +70,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
         authenticator: createAuthenticator({ clientCaPem: certs.clientCa }),
         onRejected: (err) => logger.info({ reason: err.message }, 'Unable to authenticate the request'),
       }),
-      authorize: createRequestAuthorizer(createAuthorizer({ modes: options.authorizationModes })),
+      authorize: createRequestAuthorizer(authorizer),
       anonymousPaths: ANONYMOUS_PATHS,
       requestTimeoutMs: options.requestTimeoutMs,
       renderStatus: encodeStatusFor,

@@ -1,9 +1,8 @@
 // Composition of authorizers in --authorization-mode order, as kube's union
 // authorizer: the first Allow or Deny decides; NoOpinion passes to the next.
-// When every member abstains the answer is Deny with the members' reasons joined
-// by newlines. (Kube's union itself returns NoOpinion there and its filter treats
-// anything but Allow as forbidden; answering Deny here gives the same result at
-// the top level while making "no decision" impossible for callers to misread.)
+// When every member abstains the answer stays NoOpinion, with the members'
+// reasons joined by newlines: the filter forbids anything but Allow, and a
+// SelfSubjectAccessReview reports `denied` only for an explicit Deny, as kube does.
 import type { AuthorizationResult, Authorizer } from './authorizer.js';
 
 export function unionAuthorizer(...authorizers: readonly Authorizer[]): Authorizer {
@@ -14,6 +13,6 @@ export function unionAuthorizer(...authorizers: readonly Authorizer[]): Authoriz
       if (result.decision !== 'NoOpinion') return result;
       if (result.reason !== '') reasons.push(result.reason);
     }
-    return { decision: 'Deny', reason: reasons.join('\n') };
+    return { decision: 'NoOpinion', reason: reasons.join('\n') };
   };
 }

@@ -36,13 +36,13 @@ describe('single authorizers', () => {
 
 describe('unionAuthorizer', () => {
   const cases: Array<{ name: string; members: Authorizer[]; want: AuthorizationResult }> = [
-    { name: 'no members: deny', members: [], want: { decision: 'Deny', reason: '' } },
+    { name: 'no members: no opinion', members: [], want: { decision: 'NoOpinion', reason: '' } },
     { name: 'first Allow wins', members: [fixed({ decision: 'NoOpinion', reason: '' }), fixed({ decision: 'Allow', reason: 'a' }), fixed({ decision: 'Deny', reason: 'd' })], want: { decision: 'Allow', reason: 'a' } },
     { name: 'first Deny wins', members: [fixed({ decision: 'Deny', reason: 'no' }), fixed({ decision: 'Allow', reason: '' })], want: { decision: 'Deny', reason: 'no' } },
     {
-      name: 'all NoOpinion: deny with the reasons joined',
+      name: 'all NoOpinion: no opinion with the reasons joined',
       members: [fixed({ decision: 'NoOpinion', reason: 'one' }), fixed({ decision: 'NoOpinion', reason: '' }), fixed({ decision: 'NoOpinion', reason: 'two' })],
-      want: { decision: 'Deny', reason: 'one\ntwo' },
+      want: { decision: 'NoOpinion', reason: 'one\ntwo' },
     },
   ];
   for (const c of cases) {
@@ -55,7 +55,7 @@ describe('unionAuthorizer', () => {
 describe('createAuthorizer from --authorization-mode', () => {
   const cases: Array<{ name: string; modes: AuthorizationMode[]; groups: string[]; want: AuthorizationResult }> = [
     { name: 'AlwaysAllow allows anyone', modes: ['AlwaysAllow'], groups: [], want: { decision: 'Allow', reason: '' } },
-    { name: 'AlwaysDeny denies a normal user', modes: ['AlwaysDeny'], groups: ['system:authenticated'], want: { decision: 'Deny', reason: 'Everything is forbidden.' } },
+    { name: 'AlwaysDeny denies a normal user (no one allows)', modes: ['AlwaysDeny'], groups: ['system:authenticated'], want: { decision: 'NoOpinion', reason: 'Everything is forbidden.' } },
     { name: 'AlwaysDeny still lets system:masters in', modes: ['AlwaysDeny'], groups: ['system:masters'], want: { decision: 'Allow', reason: '' } },
     { name: 'AlwaysDeny then AlwaysAllow allows', modes: ['AlwaysDeny', 'AlwaysAllow'], groups: [], want: { decision: 'Allow', reason: '' } },
   ];

@@ -17,7 +17,7 @@ import { goJsonType } from '../../patch/json.js';
 import { apiVersionOf, type KubeObject } from '../../schema/object.js';
 import { applyFieldValidation, rawBody } from '../body.js';
 import { invalidOptions, parseWriteOptions, type FieldValidation } from './options.js';
-import { addWarnings, respond, userOf, type Handler, type HandlerScope } from './scope.js';
+import { addWarnings, respond, userOf, writeScopeOf, type Handler, type HandlerScope } from './scope.js';
 
 /** Re-applications after a write conflict before the conflict is the answer. */
 const MAX_ATTEMPTS = 10;
@@ -120,13 +120,7 @@ export const patchHandler: Handler = async (request, reply, scope) => {
     const object = decodePatched(patched, { patch, def });
     const warnings = validateFields(object, { patched, patch, mode: options.fieldValidation, scope });
     try {
-      const result = await scope.store.update(object, {
-        ...(user === undefined ? {} : { user }),
-        namespace: scope.namespace,
-        name,
-        dryRun: options.dryRun,
-        ...(options.fieldManager === undefined ? {} : { fieldManager: options.fieldManager }),
-      });
+      const result = await scope.store.update(object, { ...writeScopeOf(request, scope, options), name });
       addWarnings(request, [...warnings, ...result.warnings]);
       return respond(request, reply, { code: 200, object: result.object, scope });
     } catch (err) {

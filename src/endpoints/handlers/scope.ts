@@ -4,9 +4,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CodecRegistry } from '../../codecs/registry.js';
 import type { ResourceDefinition, UserInfo } from '../../registry/define-resource.js';
-import type { ResourceStore } from '../../registry/store/types.js';
+import type { ResourceStore, WriteScope } from '../../registry/store/types.js';
 import type { RequestInfo } from '../context.js';
 import { encodeFor } from '../negotiation.js';
+import type { WriteOptions } from './options.js';
 
 /** Unknown-field detection for fieldValidation (schema/unknown-fields by default). */
 export type UnknownFieldFinder = (definition: ResourceDefinition, obj: unknown) => string[];
@@ -28,6 +29,17 @@ export type Handler = (request: FastifyRequest, reply: FastifyReply, scope: Hand
 
 export function userOf(request: FastifyRequest): UserInfo | undefined {
   return request.kapi?.user;
+}
+
+/** The registry write scope of a request: who, where, dry run and field manager. */
+export function writeScopeOf(request: FastifyRequest, scope: HandlerScope, options: WriteOptions): WriteScope {
+  const user = userOf(request);
+  return {
+    ...(user === undefined ? {} : { user }),
+    namespace: scope.namespace,
+    dryRun: options.dryRun,
+    ...(options.fieldManager === undefined ? {} : { fieldManager: options.fieldManager }),
+  };
 }
 
 export function addWarnings(request: FastifyRequest, warnings: readonly string[]): void {

@@ -12,7 +12,7 @@ import { definitionNameForGvk } from '../../schema/definitions.js';
 import type { ResourceVersionMatch } from '../../storage/storage.js';
 import { decodeObjectBody } from '../body.js';
 import { parseWriteOptions } from './options.js';
-import { addWarnings, respond, userOf, type Handler, type HandlerScope } from './scope.js';
+import { addWarnings, respond, userOf, writeScopeOf, type Handler, type HandlerScope } from './scope.js';
 
 /** The store of the subresource the URL names; the installer only routes declared ones here. */
 export function subresourceOf(scope: HandlerScope): SubresourceStore {
@@ -56,13 +56,7 @@ export const subresourceUpdateHandler: Handler = async (request, reply, scope) =
   const sub = subresourceOf(scope);
   const body = decodeObjectBody(request, { scope: { ...scope, definition: subresourceBodyDefinition(scope, sub) }, fieldValidation: options.fieldValidation });
   addWarnings(request, body.warnings);
-  const result = await sub.update(body.object, {
-    user: userOf(request),
-    namespace: scope.namespace,
-    name: scope.info.name,
-    dryRun: options.dryRun,
-    ...(options.fieldManager === undefined ? {} : { fieldManager: options.fieldManager }),
-  });
+  const result = await sub.update(body.object, { ...writeScopeOf(request, scope, options), name: scope.info.name });
   addWarnings(request, result.warnings);
   return respond(request, reply, { code: 200, object: result.object, scope });
 };

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { selfSubjectAccessReviews, type AccessQuestion } from '../../../src/apis/authorization/v1/self-subject-access-reviews.js';
+import { selfSubjectAccessReviews } from '../../../src/apis/authorization/v1/self-subject-access-reviews.js';
+import type { AuthorizationAttributes } from '../../../src/auth/authz/authorizer.js';
 
 const user = { username: 'bob', groups: ['dev', 'system:authenticated'] };
 
@@ -11,7 +12,7 @@ describe('SelfSubjectAccessReview', () => {
   ];
   for (const c of cases) {
     test(c.name, async () => {
-      const asked: AccessQuestion[] = [];
+      const asked: AuthorizationAttributes[] = [];
       const def = selfSubjectAccessReviews(async (q) => {
         asked.push(q);
         return { decision: c.decision, reason: c.reason };

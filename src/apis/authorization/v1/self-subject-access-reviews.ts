@@ -5,22 +5,8 @@ import { invalid } from '../../../errors/status-error.js';
 import { invalidValue, path, type FieldError } from '../../../errors/field-errors.js';
 import { defineResource, type ResourceDefinition, type UserInfo } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-
-/** What the review asks, in the authorizer's terms (auth/authz AuthorizationAttributes). */
-export interface AccessQuestion {
-  readonly user: UserInfo;
-  readonly verb: string;
-  readonly isResourceRequest: boolean;
-  readonly path: string;
-  readonly namespace: string;
-  readonly apiGroup: string;
-  readonly apiVersion: string;
-  readonly resource: string;
-  readonly subresource: string;
-  readonly name: string;
-}
-
-export type AccessDecider = (q: AccessQuestion) => Promise<{ decision: 'Allow' | 'Deny' | 'NoOpinion'; reason: string }>;
+// Type only: the review asks the very authorizer the filter chain uses (main.ts hands it in).
+import type { AuthorizationAttributes, Authorizer } from '../../../auth/authz/authorizer.js';
 
 type Attributes = Record<string, unknown>;
 
@@ -42,7 +28,7 @@ function validateSpec(spec: Attributes): FieldError[] {
   return [];
 }
 
-function question(user: UserInfo, spec: Attributes): AccessQuestion {
+function question(user: UserInfo, spec: Attributes): AuthorizationAttributes {
   const resource = spec.resourceAttributes as Attributes | null | undefined;
   if (resource != null) {
     return {
@@ -73,7 +59,7 @@ function question(user: UserInfo, spec: Attributes): AccessQuestion {
   };
 }
 
-export function selfSubjectAccessReviews(decide: AccessDecider): ResourceDefinition {
+export function selfSubjectAccessReviews(decide: Authorizer): ResourceDefinition {
   return defineResource({
     group: 'authorization.k8s.io',
     version: 'v1',

@@ -4,7 +4,6 @@
 // HTTP/1.1 and HTTP/2; cold start to `kapi ready` and resident memory.
 import { spawn } from 'node:child_process';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request as httpsRequest } from 'node:https';
 import { connect, type ClientHttp2Session } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { createObjectStore } from '../src/storage/object-store.js';
 import { openSqliteKv } from '../src/storage/sqlite/index.js';
 import { openEtcdKv } from '../src/storage/etcd/index.js';
 import { etcdAvailable, startEtcd } from './support/etcd-process.js';
+import { tlsLoad, type TlsCredentials } from './support/tls-load.js';
 import type { Storage } from '../src/storage/storage.js';
 
 const VALUE = 'x'.repeat(2000);
@@ -25,27 +25,6 @@ function configMap(name: string): object {
 interface Client {
   request(method: string, path: string, body?: Buffer): Promise<{ status: number; body: Buffer }>;
   close(): void;
-}
-
-function http1Client(port: number, creds: KapiProcess['credentials'], concurrency: number): Client {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency, ca: creds.ca, cert: creds.cert, key: creds.key });
-  return {
-    request(method, path, body) {
-      return new Promise((ok, fail) => {
-        const req = httpsRequest(
-          { host: '127.0.0.1', port, method, path, agent, headers: { 'content-type': 'application/json', accept: 'application/json' } },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-          },
-        );
-        req.on('error', fail);
-        req.end(body);
-      });
-    },
-    close: () => agent.destroy(),
-  };
 }
 
 function http2Client(port: number, creds: KapiProcess['credentials']): Client {
@@ -73,6 +52,25 @@ async function storageCreateRate(storage: Storage, prefix: string, total: number
     concurrency: 16,
     op: (i) => storage.create(`/configmaps/default/${prefix}-${i}`, configMap(`${prefix}-${i}`) as never),
   });
+}
+
+const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
+
+/** HTTP/1.1 POSTs through the lean TLS load generator (both sides of a ratio use it). */
+function postRate1(port: number, creds: TlsCredentials, prefix: string, total: number): Promise<number> {
+  return tlsLoad({
+    port,
+    credentials: creds,
+    concurrency: 16,
+    total,
+    expectStatus: 201,
+    request: (i) => ({ method: 'POST', path: CONFIGMAPS, body: Buffer.from(JSON.stringify(configMap(`${prefix}-${i}`))) }),
+  });
+}
+
+/** HTTP/1.1 GETs of one path through the lean TLS load generator. */
+function getRate1(port: number, creds: TlsCredentials, path: string, total: number): Promise<number> {
+  return tlsLoad({ port, credentials: creds, concurrency: 16, total, expectStatus: 200, request: () => ({ method: 'GET', path }) });
 }
 
 async function postRate(client: Client, prefix: string, total: number): Promise<number> {
@@ -131,9 +129,7 @@ async function etcdRows(): Promise<BenchRow[]> {
     await storage.close();
     const kapi = await startKapiProcess(['--storage-backend=etcd3', `--etcd-servers=${etcd.endpoint}`]);
     try {
-      const h1 = http1Client(kapi.port, kapi.credentials, 16);
-      const post = await bestOf(2, () => postRate(h1, `p${Date.now()}`, 2000));
-      h1.close();
+      const post = await bestOf(2, () => postRate1(kapi.port, kapi.credentials, `p${Date.now()}`, 3000));
       return [ratioRow({ area: 'http/etcd', name: 'POST 2 KiB ConfigMap, 16 in flight, HTTP/1.1 TLS', baselineName: 'storage create on the same etcd', baseline: storeRate, measured: post, unit: 'ops/s', minRatio: 0.5 })];
     } finally {
       await kapi.stop();
@@ -162,37 +158,33 @@ async function sqliteRows(): Promise<BenchRow[]> {
     await storage.close();
     rmSync(dir, { recursive: true, force: true });
 
-    const h1 = http1Client(kapi.port, kapi.credentials, 16);
-    const postH1 = await bestOf(2, () => postRate(h1, `p${Date.now()}`, 3000));
+    const postH1 = await bestOf(2, () => postRate1(kapi.port, kapi.credentials, `p${Date.now()}`, 6000));
     rows.push(ratioRow({ area: 'http/sqlite', name: 'POST 2 KiB ConfigMap, 16 in flight, HTTP/1.1 TLS', baselineName: 'storage create, same process', baseline: storeRate, measured: postH1, unit: 'ops/s', minRatio: 0.5 }));
 
-    const target = await h1.request('POST', '/api/v1/namespaces/default/configmaps', Buffer.from(JSON.stringify(configMap('bench-get'))));
-    const path = '/api/v1/namespaces/default/configmaps/bench-get';
-    const bytes = (await h1.request('GET', path)).body;
+    const h2 = http2Client(kapi.port, kapi.credentials);
+    const target = await h2.request('POST', CONFIGMAPS, Buffer.from(JSON.stringify(configMap('bench-get'))));
+    const path = `${CONFIGMAPS}/bench-get`;
+    const bytes = (await h2.request('GET', path)).body;
     if (target.status !== 201 || bytes.length === 0) throw new Error('could not create the GET target');
     const bare = await startBareFastify(join(kapi.dataDir, 'pki'), bytes);
     try {
-      const bareH1 = http1Client(bare.port, kapi.credentials, 16);
-      const base1 = await bestOf(2, () => getRate(bareH1, path, 8000, 16));
-      const kapi1 = await bestOf(2, () => getRate(h1, path, 8000, 16));
+      const base1 = await bestOf(2, () => getRate1(bare.port, kapi.credentials, path, 10000));
+      const kapi1 = await bestOf(2, () => getRate1(kapi.port, kapi.credentials, path, 10000));
       rows.push(ratioRow({ area: 'http/get', name: 'GET one object, 16 in flight, HTTP/1.1 TLS', baselineName: 'bare Fastify, same bytes', baseline: base1, measured: kapi1, unit: 'ops/s', minRatio: 0.4 }));
       // Report only: how fast this machine takes the same POSTs with no work at all behind them.
-      const bareRate = await bestOf(2, () => postRate(bareH1, `b${Date.now()}`, 3000));
+      const bareRate = await bestOf(2, () => postRate1(bare.port, kapi.credentials, `b${Date.now()}`, 6000));
       rows.push(ratioRow({ area: 'http/sqlite', name: 'ceiling: bare Fastify POST, same bodies, HTTP/1.1 TLS', baselineName: 'storage create, same process', baseline: storeRate, measured: bareRate, unit: 'ops/s' }));
-      bareH1.close();
       const bareH2 = http2Client(bare.port, kapi.credentials);
-      const h2 = http2Client(kapi.port, kapi.credentials);
       const base2 = await bestOf(2, () => getRate(bareH2, path, 8000, 16));
       const kapi2 = await bestOf(2, () => getRate(h2, path, 8000, 16));
       rows.push(ratioRow({ area: 'http/get', name: 'GET one object, 16 streams, HTTP/2 TLS', baselineName: 'bare Fastify, same bytes', baseline: base2, measured: kapi2, unit: 'ops/s', minRatio: 0.4 }));
       const postH2 = await bestOf(2, () => postRate(h2, `q${Date.now()}`, 3000));
       rows.push(ratioRow({ area: 'http/sqlite', name: 'POST 2 KiB ConfigMap, 16 streams, HTTP/2 TLS', baselineName: 'storage create, same process', baseline: storeRate, measured: postH2, unit: 'ops/s', minRatio: 0.5 }));
       bareH2.close();
-      h2.close();
     } finally {
       bare.stop();
+      h2.close();
     }
-    h1.close();
   } finally {
     await kapi.stop();
   }

@@ -59,6 +59,9 @@ const SUBRESOURCE_HANDLERS: Partial<Record<Verb, Handler>> = {
   patch: subresourcePatchHandler,
 };
 
+/** The query of a URL without one; handlers only read it. */
+const NO_QUERY: URLSearchParams = new URLSearchParams();
+
 function resourceKey(group: string, version: string, resource: string): string {
   return `${group}/${version}/${resource}`;
 }
@@ -128,7 +131,7 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
     const type = sub === undefined ? { apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind } : subresourceType(def, info.subresource);
     negotiateOutput({ accept: request.headers.accept, pretty: isPretty(request.query), codecs, type });
     const q = request.url.indexOf('?');
-    const query = new URLSearchParams(q < 0 ? '' : request.url.slice(q + 1));
+    const query = q < 0 ? NO_QUERY : new URLSearchParams(request.url.slice(q + 1));
     return handler(request, reply, { definition: def, store: opts.registry.store(def), codecs, unknownFields, info, query, namespace, minRequestTimeoutSeconds });
   }
 

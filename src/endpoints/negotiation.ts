@@ -18,8 +18,27 @@ export interface MediaRange {
   readonly q: number;
 }
 
+/**
+ * Clients send the same few Accept headers on every request (kubectl, client-go,
+ * informers), and a request negotiates up to three times (before the work, for a
+ * Table, for the answer): parsed ranges are kept per header text. Bounded: a
+ * client that varies its header only refills the map.
+ */
+const parsedAccepts = new Map<string, readonly MediaRange[]>();
+const PARSED_ACCEPTS_MAX = 256;
+
 /** Parses an Accept header into ranges, best first (q, then specificity, then order). */
-export function parseAccept(header: string): MediaRange[] {
+export function parseAccept(header: string): readonly MediaRange[] {
+  let ranges = parsedAccepts.get(header);
+  if (ranges === undefined) {
+    if (parsedAccepts.size >= PARSED_ACCEPTS_MAX) parsedAccepts.clear();
+    ranges = Object.freeze(parseAcceptUncached(header));
+    parsedAccepts.set(header, ranges);
+  }
+  return ranges;
+}
+
+function parseAcceptUncached(header: string): MediaRange[] {
   const ranges: { range: MediaRange; order: number }[] = [];
   header.split(',').forEach((part, order) => {
     const [full = '', ...rawParams] = part.split(';').map((s) => s.trim());

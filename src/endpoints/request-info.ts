@@ -31,8 +31,14 @@ function nonResourceVerb(method: string): RequestVerb {
 }
 
 function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
-  return trimmed === '' ? [] : trimmed.split('/');
+  let start = 0;
+  let end = path.length;
+  while (start < end && path.charCodeAt(start) === 0x2f) start++;
+  while (end > start && path.charCodeAt(end - 1) === 0x2f) end--;
+  if (start === end) return [];
+  const parts = path.slice(start, end).split('/');
+  // Most paths carry no escapes; decoding is needed only where a '%' appears.
+  return path.includes('%') ? parts.map(decodeSegment) : parts;
 }
 
 /** apimachinery's bool query conversion: only "", "0" and "false" (any case) are false. */
@@ -82,8 +88,7 @@ function decodeSegment(s: string): string {
 export function resolveRequestInfo(method: string, url: string): RequestInfo {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
-  const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
-  let parts = splitPath(path).map(decodeSegment);
+  let parts = splitPath(path);
 
   if (parts.length < 3 || !API_PREFIXES.has(parts[0]!)) return nonResource(path, method);
   const apiPrefix = parts[0]!;
@@ -124,6 +129,7 @@ export function resolveRequestInfo(method: string, url: string): RequestInfo {
   const subresource = parts.length >= 3 && verb !== 'proxy' ? parts[2]! : '';
 
   if (name === '' && verb === 'get') {
+    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
     verb = isTrueParam(query.get('watch')) ? 'watch' : 'list';
     name = exactNameFromFieldSelector(query.get('fieldSelector'));
   }

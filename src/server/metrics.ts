@@ -61,6 +61,19 @@ export function createApiMetrics(): ApiMetrics {
     buckets: DURATION_BUCKETS,
     registers: [registry],
   });
+  // prom-client hashes a label object on every call; the label sets a server sees
+  // are few (verb x resource x code), so each one's children are looked up once.
+  type Children = { readonly duration: ReturnType<typeof duration.labels>; readonly codes: Map<number, ReturnType<typeof total.labels>> };
+  const children = new Map<string, Children>();
+  const childrenOf = (labels: Record<(typeof LABELS)[number], string>): Children => {
+    const key = `${labels.verb} ${labels.dry_run} ${labels.group} ${labels.version} ${labels.resource} ${labels.subresource} ${labels.scope}`;
+    let found = children.get(key);
+    if (found === undefined) {
+      found = { duration: duration.labels(labels), codes: new Map() };
+      children.set(key, found);
+    }
+    return found;
+  };
   return {
     registry,
     observe({ info, method, dryRun, code, seconds }) {
@@ -74,9 +87,15 @@ export function createApiMetrics(): ApiMetrics {
         scope: scopeOf(info),
         component: 'apiserver',
       };
-      total.inc({ ...labels, code: String(code) });
+      const set = childrenOf(labels);
+      let counter = set.codes.get(code);
+      if (counter === undefined) {
+        counter = total.labels({ ...labels, code: String(code) });
+        set.codes.set(code, counter);
+      }
+      counter.inc();
       // Watches last as long as the client wants; kube excludes them from latency too.
-      if (labels.verb !== 'WATCH') duration.observe(labels, seconds);
+      if (labels.verb !== 'WATCH') set.duration.observe(seconds);
     },
   };
 }

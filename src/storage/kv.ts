@@ -6,6 +6,7 @@
 
 export interface KvEntry {
   readonly key: string;
+  /** Read-only: a backend may hand the same bytes to several readers (sqlite/latest-cache.ts). */
   readonly value: Uint8Array;
   /** Revision of the write that created this incarnation of the key. */
   readonly createRevision: number;

@@ -13,3 +13,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describeKvConformance('sqlite file', () => openSqliteKv({ path: join(dir, `kv-${++files}.db`) }));
 describeKvConformance('sqlite :memory:', () => openSqliteKv({ path: ':memory:' }));
+
+// The whole suite again with the latest-value cache off, so every read goes to the file.
+describeKvConformance('sqlite file, no latest cache', () => openSqliteKv({ path: join(dir, `kv-${++files}.db`), latestCacheBytes: 0 }));

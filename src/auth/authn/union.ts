@@ -4,6 +4,7 @@
 // the others (a bad client certificate next to a good bearer token still
 // authenticates); only when nobody accepts do the collected errors surface.
 import { AuthenticationError, SYSTEM_ANONYMOUS, SYSTEM_AUTHENTICATED, SYSTEM_UNAUTHENTICATED, type Authenticator } from './authenticator.js';
+import type { UserInfo } from '../../registry/define-resource.js';
 
 export function unionAuthenticator(...authenticators: readonly Authenticator[]): Authenticator {
   return async (req) => {
@@ -31,12 +32,20 @@ export function unionAuthenticator(...authenticators: readonly Authenticator[]):
  * twice.
  */
 export function withAuthenticatedGroup(authenticate: Authenticator): Authenticator {
+  // Authenticators hand back the same user object for the same credential (x509
+  // per connection), so the extended user is built once per user object, not per request.
+  const extended = new WeakMap<UserInfo, UserInfo>();
   return async (req) => {
     const result = await authenticate(req);
     if (result === undefined) return undefined;
     const { user } = result;
     if (user.username === SYSTEM_ANONYMOUS) return result;
     if (user.groups.some((g) => g === SYSTEM_AUTHENTICATED || g === SYSTEM_UNAUTHENTICATED)) return result;
-    return { ...result, user: { ...user, groups: [...user.groups, SYSTEM_AUTHENTICATED] } };
+    let withGroup = extended.get(user);
+    if (withGroup === undefined) {
+      withGroup = { ...user, groups: [...user.groups, SYSTEM_AUTHENTICATED] };
+      extended.set(user, withGroup);
+    }
+    return { ...result, user: withGroup };
   };
 }

@@ -27,6 +27,7 @@ import { assertOpen, type RevisionState } from './state.js';
 import { GroupCommitWriter } from './writer.js';
 import { WatchHub } from './watch-hub.js';
 import { Compactor, type CompactionOptions } from './compactor.js';
+import { LatestCache } from './latest-cache.js';
 
 export type { CompactionOptions } from './compactor.js';
 export type { Synchronous } from './schema.js';
@@ -39,7 +40,11 @@ export interface SqliteKvOptions {
   readonly compaction?: CompactionOptions;
   /** Milliseconds; only compaction's retention reads it. Default Date.now. */
   readonly clock?: () => number;
+  /** Bytes of recently read latest values kept in memory (latest-cache.ts); 0 turns it off. Default 16 MiB. */
+  readonly latestCacheBytes?: number;
 }
+
+const DEFAULT_LATEST_CACHE_BYTES = 16 * 1024 * 1024;
 
 export interface SqliteKvStats {
   readonly revision: number;
@@ -50,6 +55,8 @@ export interface SqliteKvStats {
   readonly writes: number;
   readonly largestBatch: number;
   readonly watchers: number;
+  /** Keys whose latest entry is held in memory (latest-cache.ts). */
+  readonly cachedKeys: number;
   readonly pageCount: number;
   readonly freePages: number;
 }
@@ -69,7 +76,16 @@ export function openSqliteKv(opts: SqliteKvOptions): SqliteKv {
   const state: RevisionState = { ...persisted, closed: false };
   const st = prepareStatements(db);
   const hub = new WatchHub({ st, state });
-  const writer = new GroupCommitWriter({ db, st, state, onCommit: (events, rev) => hub.publish(events, rev) });
+  const latest = new LatestCache(opts.latestCacheBytes ?? DEFAULT_LATEST_CACHE_BYTES);
+  const writer = new GroupCommitWriter({
+    db,
+    st,
+    state,
+    onCommit: (events, rev) => {
+      latest.apply(events);
+      hub.publish(events, rev);
+    },
+  });
   const compactor = new Compactor({ db, st, state, clock: opts.clock ?? Date.now, compaction: opts.compaction ?? {} });
   compactor.start();
 
@@ -81,7 +97,13 @@ export function openSqliteKv(opts: SqliteKvOptions): SqliteKv {
   return {
     async get(key: string, o?: KvGetOptions): Promise<KvEntry | undefined> {
       assertOpen(state);
-      return readGet(st, state, key, o?.revision);
+      const revision = o?.revision;
+      if (revision !== undefined && revision !== 0) return readGet(st, state, key, revision);
+      const cached = latest.get(key);
+      if (cached !== undefined) return cached;
+      const entry = readGet(st, state, key);
+      if (entry !== undefined) latest.remember(entry);
+      return entry;
     },
     async list(prefix: string, o?: KvListOptions): Promise<KvListResult> {
       assertOpen(state);
@@ -124,9 +146,10 @@ export function openSqliteKv(opts: SqliteKvOptions): SqliteKv {
       state.closed = true;
       compactor.stop();
       hub.closeAll();
+      latest.clear();
       db.close();
     },
-    stats: () => statsOf(db, state, writer, hub),
+    stats: () => statsOf(db, state, writer, hub, latest),
     runCompaction(): void {
       assertOpen(state);
       compactor.tick();
@@ -139,7 +162,7 @@ export function openSqliteKv(opts: SqliteKvOptions): SqliteKv {
   };
 }
 
-function statsOf(db: Database.Database, state: RevisionState, writer: GroupCommitWriter, hub: WatchHub): SqliteKvStats {
+function statsOf(db: Database.Database, state: RevisionState, writer: GroupCommitWriter, hub: WatchHub, latest: LatestCache): SqliteKvStats {
   assertOpen(state);
   const one = (sql: string): number => (db.prepare(sql).get() as { n: number }).n;
   return {
@@ -151,6 +174,7 @@ function statsOf(db: Database.Database, state: RevisionState, writer: GroupCommi
     writes: writer.stats.writes,
     largestBatch: writer.stats.largestBatch,
     watchers: hub.size,
+    cachedKeys: latest.size,
     pageCount: db.pragma('page_count', { simple: true }) as number,
     freePages: db.pragma('freelist_count', { simple: true }) as number,
   };

@@ -95,12 +95,14 @@ async function getRate(client: Client, path: string, total: number, concurrency:
   });
 }
 
-async function startBareFastify(certDir: string, body: Buffer): Promise<{ port: number; stop(): void }> {
+/** A bare Fastify child; with `withStore`, its POSTs create through the storage layer on SQLite. */
+async function startBareFastify(certDir: string, body: Buffer, withStore = false): Promise<{ port: number; stop(): void }> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'kapi-bare-'));
   const bodyFile = join(dir, 'body.json');
   writeFileSync(bodyFile, body);
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'support/bare-fastify.js'), String(port), certDir, bodyFile], {
+  const args = [join(import.meta.dirname, 'support/bare-fastify.js'), String(port), certDir, bodyFile, ...(withStore ? [dir] : [])];
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((ok, fail) => {
@@ -174,6 +176,14 @@ async function sqliteRows(): Promise<BenchRow[]> {
       // Report only: how fast this machine takes the same POSTs with no work at all behind them.
       const bareRate = await bestOf(2, () => postRate1(bare.port, kapi.credentials, `b${Date.now()}`, 6000));
       rows.push(ratioRow({ area: 'http/sqlite', name: 'ceiling: bare Fastify POST, same bodies, HTTP/1.1 TLS', baselineName: 'storage create, same process', baseline: storeRate, measured: bareRate, unit: 'ops/s' }));
+      // Report only: the same bare server handing each parsed body to the storage layer's create.
+      const stored = await startBareFastify(join(kapi.dataDir, 'pki'), bytes, true);
+      try {
+        const storedRate = await bestOf(2, () => postRate1(stored.port, kapi.credentials, `c${Date.now()}`, 6000));
+        rows.push(ratioRow({ area: 'http/sqlite', name: 'ceiling: bare Fastify POST + storage create, HTTP/1.1 TLS', baselineName: 'storage create, same process', baseline: storeRate, measured: storedRate, unit: 'ops/s' }));
+      } finally {
+        stored.stop();
+      }
       const bareH2 = http2Client(bare.port, kapi.credentials);
       const base2 = await bestOf(2, () => getRate(bareH2, path, 8000, 16));
       const kapi2 = await bestOf(2, () => getRate(h2, path, 8000, 16));

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:http2';
 import { request } from 'node:https';
+import { connect as tlsConnect } from 'node:tls';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import yaml from 'js-yaml';
@@ -206,6 +207,27 @@ describe('a default server', () => {
     expect(again.body.toString()).toBe(
       '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"configmaps \\"dup\\" already exists","reason":"AlreadyExists","details":{"name":"dup","kind":"configmaps"},"code":409}\n',
     );
+  });
+  test('a client that leaves mid-body writes nothing and the server keeps serving', async () => {
+    const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'half' }, data: { k: 'v'.repeat(4000) } });
+    const socket = tlsConnect({ host: '127.0.0.1', port: server.port, ca: admin.ca, cert: admin.cert, key: admin.key, servername: 'localhost', ALPNProtocols: ['http/1.1'] });
+    await new Promise<void>((ok, fail) => {
+      socket.once('secureConnect', ok);
+      socket.once('error', fail);
+    });
+    const closed = new Promise((ok) => socket.once('close', ok));
+    socket.write(
+      `POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 100)}`,
+    );
+    // Let the server start reading the body, then go away without the rest.
+    await new Promise((ok) => setImmediate(ok));
+    socket.destroy();
+    await closed;
+    const get = await call(server, admin, { path: '/api/v1/namespaces/default/configmaps/half' });
+    expect(get.status).toBe(404);
+    expect(get.json().reason).toBe('NotFound');
+    const ready = await call(server, admin, { path: '/readyz' });
+    expect(ready.status).toBe(200);
   });
 });
 

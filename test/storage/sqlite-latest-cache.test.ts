@@ -69,3 +69,20 @@ describe('sqlite latest cache', () => {
     expect(kv.stats().cachedKeys).toBe(0);
   });
 });
+
+describe('LatestCache bookkeeping', () => {
+  it('keeps its eviction order bounded while reads keep missing and keys keep changing', async () => {
+    const { LatestCache } = await import('../../src/storage/sqlite/latest-cache.js');
+    const cache = new LatestCache(50_000);
+    const value = new Uint8Array(1000);
+    for (let i = 0; i < 100_000; i++) {
+      const key = `/k/${i % 5000}`;
+      cache.remember({ key, value, createRevision: 1, modRevision: i + 1 });
+      if (i % 3 === 0) cache.apply([{ type: 'update', key, value, revision: i + 2, createRevision: 1 }]);
+    }
+    expect(cache.size).toBeGreaterThan(0);
+    expect(cache.size).toBeLessThanOrEqual(50);
+    expect(cache.orderSlots).toBeLessThan(4 * 1024);
+    expect(cache.get('/k/4999')?.modRevision).toBeGreaterThan(0);
+  });
+});

@@ -22,6 +22,14 @@ function sizeOf(entry: KvEntry): number {
 
 export class LatestCache {
   private readonly entries = new Map<string, KvEntry>();
+  /**
+   * Insertion order, oldest first, from `head` on. A slot whose entry is no longer
+   * the one in `entries` (replaced or forgotten) is skipped when it comes up.
+   * Evicting by iterating the Map instead would walk the holes deletions leave at
+   * its front: O(n) per eviction once the cache is full and reads keep missing.
+   */
+  private order: KvEntry[] = [];
+  private head = 0;
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
@@ -37,12 +45,13 @@ export class LatestCache {
     const size = sizeOf(entry);
     if (size > this.maxBytes) return;
     this.entries.set(entry.key, entry);
+    this.order.push(entry);
     this.bytes += size;
-    for (const [key, oldest] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(key);
-      this.bytes -= sizeOf(oldest);
+    while (this.bytes > this.maxBytes && this.head < this.order.length) {
+      const oldest = this.order[this.head++]!;
+      if (this.entries.get(oldest.key) === oldest) this.forget(oldest.key);
     }
+    this.compactOrder();
   }
 
   /** Called by the writer after each commit, before any promise settles or watcher hears. */
@@ -60,6 +69,8 @@ export class LatestCache {
 
   clear(): void {
     this.entries.clear();
+    this.order = [];
+    this.head = 0;
     this.bytes = 0;
   }
 
@@ -72,5 +83,20 @@ export class LatestCache {
     if (old === undefined) return;
     this.entries.delete(key);
     this.bytes -= sizeOf(old);
+  }
+
+  /** Drops consumed slots (before `head`) and stale ones once either outnumbers the live entries. */
+  private compactOrder(): void {
+    const waiting = this.order.length - this.head;
+    const consumedMany = this.head >= 1024 && this.head >= waiting;
+    const staleMany = waiting >= 1024 && waiting >= 2 * this.entries.size;
+    if (!consumedMany && !staleMany) return;
+    this.order = this.order.slice(this.head).filter((e) => this.entries.get(e.key) === e);
+    this.head = 0;
+  }
+
+  /** Slots held for eviction order (for tests: stays within a small multiple of size). */
+  get orderSlots(): number {
+    return this.order.length;
   }
 }

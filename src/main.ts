@@ -20,7 +20,7 @@ import { prepareCertificates } from './server/certificates.js';
 import { serverUrlFor } from './server/kubeconfig.js';
 import { openKv } from './server/storage.js';
 import { registerVersionRoute } from './server/version.js';
-import { bootstrapNamespaces } from './server/bootstrap.js';
+import { bootstrapKubernetesService, bootstrapNamespaces } from './server/bootstrap.js';
 import { startControllers } from './server/controllers.js';
 import { buildDiscovery } from './endpoints/discovery/documents.js';
 import { registerDiscoveryRoutes } from './endpoints/discovery/routes.js';
@@ -32,6 +32,8 @@ import { createRegistry } from './registry/registry.js';
 import { collectionPrefix } from './registry/keys.js';
 import { createNamespaceCache } from './registry/namespace-cache.js';
 import { namespaces as namespacesDefinition } from './apis/core/v1/namespaces.js';
+import { services as servicesDefinition } from './apis/core/v1/services.js';
+import { createServiceAllocator, firstServiceIP } from './apis/core/v1/service-allocation.js';
 import { createObjectStore } from './storage/object-store.js';
 
 export interface RunningServer {
@@ -59,7 +61,20 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     prefix: collectionPrefix(namespacesDefinition, {}),
     onError: (err) => logger.warn({ err }, 'namespace cache: watch ended, re-listing'),
   });
-  const registry = createRegistry({ storage, resources, admission: createAdmissionChain(), clock: () => new Date(), lookup: namespaceCache });
+  // Services take cluster IPs and node ports from the configured ranges.
+  const serviceAllocator = createServiceAllocator({
+    storage,
+    clusterIPRange: options.serviceClusterIPRange,
+    nodePortRange: options.serviceNodePortRange,
+  });
+  const registry = createRegistry({
+    storage,
+    resources,
+    admission: createAdmissionChain(),
+    clock: () => new Date(),
+    lookup: namespaceCache,
+    allocatorFor: (definition) => (definition === servicesDefinition ? serviceAllocator : undefined),
+  });
 
   const metrics = createApiMetrics();
   const app = createApp({
@@ -105,6 +120,12 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
 
   await app.listen({ port: options.securePort, host: options.bindAddress });
   await bootstrapNamespaces(registry);
+  await bootstrapKubernetesService(registry, {
+    clusterIP: firstServiceIP(options.serviceClusterIPRange),
+    securePort: options.securePort,
+    advertiseAddress: options.advertiseAddress,
+  });
+  await repairServiceAllocations(registry, serviceAllocator, logger);
   const controllers = startControllers({ registry, resources, logger });
   bootstrapped = true;
   logger.info({ url, kubeconfig: certs.kubeconfigPath }, 'kapi ready');
@@ -161,4 +182,20 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * Matches the allocation records with the services that hold them (kube's repair
+ * controllers): records left by a crash between taking a value and storing its
+ * service go back to the pool, values of services stored without a record (an
+ * older data dir) get one.
+ */
+async function repairServiceAllocations(
+  registry: ReturnType<typeof createRegistry>,
+  allocator: ReturnType<typeof createServiceAllocator>,
+  logger: Logger,
+): Promise<void> {
+  const list = await registry.store(servicesDefinition).list({});
+  const { dropped, recorded } = await allocator.repair(list.items);
+  if (dropped + recorded > 0) logger.info({ dropped, recorded }, 'service allocations repaired');
 }

@@ -8,6 +8,7 @@ import type { AdmissionLookup } from '../admission/plugin.js';
 import { isStorageError } from '../errors/storage-error.js';
 import type { GroupVersionResource, KubeObject } from '../schema/object.js';
 import type { Storage } from '../storage/storage.js';
+import type { Allocator } from './allocation.js';
 import type { ResourceDefinition } from './define-resource.js';
 import { objectKey } from './keys.js';
 import { createResourceStore } from './store/index.js';
@@ -25,6 +26,8 @@ export interface RegistryOptions {
   readonly random?: (max: number) => number;
   /** What admission reads namespaces through; default: straight from storage. */
   readonly lookup?: AdmissionLookup;
+  /** The pool allocator of a kind, if it has one (main.ts wires services to their ranges). */
+  readonly allocatorFor?: (definition: ResourceDefinition) => Allocator | undefined;
 }
 
 export interface Registry {
@@ -60,6 +63,7 @@ export function createRegistry(opts: RegistryOptions): Registry {
   const stores = new Map<string, ResourceStore>();
   for (const definition of opts.resources) {
     const resource = { group: definition.group, resource: definition.plural };
+    const allocator = opts.allocatorFor?.(definition);
     stores.set(
       gvrKey({ ...definition, resource: definition.plural }),
       createResourceStore({
@@ -73,6 +77,7 @@ export function createRegistry(opts: RegistryOptions): Registry {
         resource,
         gvr: { group: definition.group, version: definition.version, resource: definition.plural },
         gvk: { group: definition.group, version: definition.version, kind: definition.kind },
+        ...(allocator === undefined ? {} : { allocator }),
       }),
     );
   }

@@ -2,7 +2,7 @@
 // filter chain on the root onRequest hook (so it covers 404s and non-resource
 // paths too), one error handler, one log line and one metrics observation per
 // request. Routes are registered by main.ts from the endpoint modules.
-import fastify, { type FastifyInstance } from 'fastify';
+import fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Filter } from './chain.js';
 import { installErrorHandling, type RenderStatus } from './error-handler.js';
@@ -36,11 +36,11 @@ function isDryRun(url: string): boolean {
 export function createApp(opts: AppOptions): FastifyInstance {
   const common = {
     loggerInstance: opts.logger,
-    disableRequestLogging: true,
+    // Our own onResponse hook writes the one line per request.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.bodyLimit ?? 3 * 1024 * 1024,
-    ignoreTrailingSlash: true,
     // Kubernetes names may be long and contain dots; the router must not cut them.
-    routerOptions: { maxParamLength: 1024 },
+    routerOptions: { maxParamLength: 1024, ignoreTrailingSlash: true },
     // Watches and long lists stream for as long as the client wants.
     requestTimeout: 0,
     // On shutdown open watches end (clients re-watch elsewhere, as with kube-apiserver);

@@ -4,11 +4,13 @@
 // the disk are a separate step (options/validate-files.ts). Every problem is one
 // line naming the flag; main prints each as `kapi: <line>` and exits 1.
 import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { isAuthorizationMode, UNSUPPORTED_AUTHORIZATION_MODES, type AuthorizationMode } from '../auth/authz/create.js';
 import { ArgvError, splitArgv } from './options/argv.js';
 import { parseGoDuration } from '../schema/go-duration.js';
 import { OptionsError } from './options/options-error.js';
+import { parseIpRange, parsePortRange, type IpRange, type PortRange } from '../apis/core/v1/service-allocation.js';
 
 export { helpText } from './options/flags.js';
 export { OptionsError } from './options/options-error.js';
@@ -47,6 +49,10 @@ export interface Options {
   readonly authorizationModes: readonly AuthorizationMode[];
   readonly requestTimeoutMs: number;
   readonly minRequestTimeoutSeconds: number;
+  /** The IP in the endpoints of default/kubernetes; undefined: none found (no endpoints are written). */
+  readonly advertiseAddress: string | undefined;
+  readonly serviceClusterIPRange: IpRange;
+  readonly serviceNodePortRange: PortRange;
   /** klog's -v. */
   readonly verbosity: number;
   /** --help: print helpText() and exit 0; nothing else was validated. */
@@ -56,6 +62,8 @@ export interface Options {
 export interface ParseEnvironment {
   /** Relative paths on the command line are resolved against it. */
   readonly cwd: string;
+  /** The host's interfaces, for the default --advertise-address (os.networkInterfaces). */
+  readonly interfaces?: () => ReturnType<typeof networkInterfaces>;
 }
 
 const STORAGE_BACKENDS: readonly StorageBackend[] = ['sqlite', 'etcd3'];
@@ -159,6 +167,39 @@ function etcdOptions(read: Reader, opts: { cwd: string; backend: StorageBackend 
   };
 }
 
+/** kube's DefaultAdvertiseAddress: the bind address unless it is loopback or unspecified, else a host interface. */
+function advertiseAddressOf(read: Reader, bindAddress: string, interfaces: ParseEnvironment['interfaces']): string | undefined {
+  const text = read.string('advertise-address', '');
+  if (text !== '') {
+    if (isIP(text) === 0) read.problems.push(`invalid argument ${JSON.stringify(text)} for "--advertise-address" flag: not an IP address`);
+    return text;
+  }
+  const loopbackOrAny = bindAddress === '0.0.0.0' || bindAddress === '::' || bindAddress.startsWith('127.') || bindAddress === '::1';
+  if (!loopbackOrAny) return bindAddress;
+  for (const list of Object.values(interfaces?.() ?? {})) {
+    for (const iface of list ?? []) if (iface.family === 'IPv4' && !iface.internal) return iface.address;
+  }
+  return undefined;
+}
+
+function serviceRanges(read: Reader): { serviceClusterIPRange: IpRange; serviceNodePortRange: PortRange } {
+  const ipText = read.string('service-cluster-ip-range', '10.0.0.0/24');
+  const portText = read.string('service-node-port-range', '30000-32767');
+  let serviceClusterIPRange = parseIpRange('10.0.0.0/24');
+  let serviceNodePortRange = parsePortRange('30000-32767');
+  try {
+    serviceClusterIPRange = parseIpRange(ipText);
+  } catch (err) {
+    read.problems.push(`invalid argument ${JSON.stringify(ipText)} for "--service-cluster-ip-range" flag: ${(err as Error).message}`);
+  }
+  try {
+    serviceNodePortRange = parsePortRange(portText);
+  } catch (err) {
+    read.problems.push(`invalid argument ${JSON.stringify(portText)} for "--service-node-port-range" flag: ${(err as Error).message}`);
+  }
+  return { serviceClusterIPRange, serviceNodePortRange };
+}
+
 function servingOptions(read: Reader): { securePort: number; bindAddress: string } {
   const securePort = read.int('secure-port', 6443);
   if (securePort < 1 || securePort > 65535) {
@@ -201,8 +242,11 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
   const verbosity = read.int('v', 0);
   if (verbosity < 0) read.problems.push(`-v ${verbosity} must be a non-negative integer`);
 
+  const serving = servingOptions(read);
   const options: Options = {
-    ...servingOptions(read),
+    ...serving,
+    advertiseAddress: advertiseAddressOf(read, serving.bindAddress, env.interfaces ?? networkInterfaces),
+    ...serviceRanges(read),
     dataDir,
     certDir: read.has('cert-dir') ? resolve(env.cwd, read.string('cert-dir', '')) : resolve(dataDir, 'pki'),
     adminKubeconfigPath: resolve(dataDir, 'admin.kubeconfig'),

@@ -1,7 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { helpText, OptionsError, parseOptions, type Options } from '../../src/server/options.js';
 
-const env = { cwd: '/srv/kapi' };
+// One host interface besides loopback, so the default advertise address is known.
+const env = {
+  cwd: '/srv/kapi',
+  interfaces: () => ({
+    lo: [{ address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4' as const, mac: '00:00:00:00:00:00', internal: true, cidr: '127.0.0.1/8' }],
+    eth0: [{ address: '192.0.2.7', netmask: '255.255.255.0', family: 'IPv4' as const, mac: '02:00:00:00:00:01', internal: false, cidr: '192.0.2.7/24' }],
+  }),
+};
 
 const DEFAULTS: Options = {
   securePort: 6443,
@@ -18,6 +25,9 @@ const DEFAULTS: Options = {
   authorizationModes: ['AlwaysAllow'],
   requestTimeoutMs: 60_000,
   minRequestTimeoutSeconds: 1800,
+  advertiseAddress: '192.0.2.7',
+  serviceClusterIPRange: { cidr: '10.0.0.0/24', base: 167772160, size: 256 },
+  serviceNodePortRange: { text: '30000-32767', base: 30000, size: 2768 },
   verbosity: 0,
   help: false,
 };
@@ -31,6 +41,14 @@ describe('parseOptions accepts', () => {
     { name: 'any IPv4 bind address', argv: ['--bind-address=0.0.0.0'], want: { bindAddress: '0.0.0.0' } },
     { name: 'an IPv6 bind address', argv: ['--bind-address', '::1'], want: { bindAddress: '::1' } },
     { name: 'a blank bind address means every interface', argv: ['--bind-address='], want: { bindAddress: '0.0.0.0' } },
+    { name: 'a routable bind address is advertised', argv: ['--bind-address=192.0.2.9'], want: { bindAddress: '192.0.2.9', advertiseAddress: '192.0.2.9' } },
+    { name: 'an explicit advertise address', argv: ['--advertise-address=198.51.100.4'], want: { advertiseAddress: '198.51.100.4' } },
+    {
+      name: 'service ranges',
+      argv: ['--service-cluster-ip-range=10.96.0.0/12', '--service-node-port-range=31000+99'],
+      want: { serviceClusterIPRange: { cidr: '10.96.0.0/12', base: 174063616, size: 1048576 }, serviceNodePortRange: { text: '31000-31099', base: 31000, size: 100 } },
+    },
+    { name: 'a CIDR given by a host address is its network', argv: ['--service-cluster-ip-range=10.0.0.77/24'], want: { serviceClusterIPRange: { cidr: '10.0.0.0/24', base: 167772160, size: 256 } } },
     {
       name: 'data dir moves the cert dir and kubeconfig',
       argv: ['--data-dir', 'var/kapi'],
@@ -79,6 +97,10 @@ describe('parseOptions rejects', () => {
     { name: 'port too large', argv: ['--secure-port=70000'], want: ['--secure-port 70000 must be between 1 and 65535, inclusive. It cannot be turned off with 0'] },
     { name: 'port not a number', argv: ['--secure-port=https'], want: ['invalid argument "https" for "--secure-port" flag: not an integer'] },
     { name: 'bad IP', argv: ['--bind-address=localhost'], want: ['invalid argument "localhost" for "--bind-address" flag: not an IP address'] },
+    { name: 'bad advertise address', argv: ['--advertise-address=example.org'], want: ['invalid argument "example.org" for "--advertise-address" flag: not an IP address'] },
+    { name: 'service range not a CIDR', argv: ['--service-cluster-ip-range=10.0.0.0'], want: ['invalid argument "10.0.0.0" for "--service-cluster-ip-range" flag: "10.0.0.0" is not an IPv4 CIDR (e.g. 10.0.0.0/24)'] },
+    { name: 'service range too large', argv: ['--service-cluster-ip-range=10.0.0.0/8'], want: ['invalid argument "10.0.0.0/8" for "--service-cluster-ip-range" flag: 10.0.0.0/8: the mask must be between /12 and /30'] },
+    { name: 'node port range backwards', argv: ['--service-node-port-range=32000-31000'], want: ['invalid argument "32000-31000" for "--service-node-port-range" flag: 32000-31000: ports must be 1-65535, the first not above the last'] },
     { name: 'bad storage backend', argv: ['--storage-backend=etcd2'], want: ['--storage-backend "etcd2" invalid, allowed values: sqlite, etcd3'] },
     { name: 'etcd3 without servers', argv: ['--storage-backend=etcd3'], want: ['--etcd-servers must be specified'] },
     { name: 'etcd server not a URL', argv: ['--etcd-servers=a:2379'], want: ['--etcd-servers "a:2379" is not a URL like https://host:2379'] },

@@ -6,6 +6,7 @@ import type { AdmissionChain } from '../../admission/chain.js';
 import type { AdmissionAttributes, AdmissionLookup, AdmissionOperation } from '../../admission/plugin.js';
 import type { GroupResource, GroupVersionKind, GroupVersionResource, KubeObject } from '../../schema/object.js';
 import type { Storage } from '../../storage/storage.js';
+import type { Allocator } from '../allocation.js';
 import type { ResourceDefinition } from '../define-resource.js';
 import type { WriteScope } from './types.js';
 
@@ -21,6 +22,8 @@ export interface StoreContext {
   readonly resource: GroupResource;
   readonly gvr: GroupVersionResource;
   readonly gvk: GroupVersionKind;
+  /** Pooled values of this kind (services: cluster IPs and node ports); absent for most kinds. */
+  readonly allocator?: Allocator;
 }
 
 export function admissionAttributes(

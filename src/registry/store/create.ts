@@ -1,6 +1,7 @@
 // Create, in the order the store owns (STYLE §3): type and namespace -> mutating
 // admission -> system metadata -> resetFields -> prepareForCreate -> generateName ->
-// validate -> warnings -> canonicalize -> validating admission -> write -> translate.
+// validate -> warnings -> canonicalize -> pooled values (allocation.ts) ->
+// validating admission -> write -> translate. A failed write hands the pooled values back.
 // A generated name that collides is regenerated a few times (kube's
 // maxNameGenerationCreateAttempts) before answering AlreadyExists with Retry-After.
 import { generateNameConflict, internal, invalid, isStatusError } from '../../errors/status-error.js';
@@ -12,6 +13,12 @@ import { admissionAttributes, type StoreContext } from './context.js';
 import { clearResetFields, ensureNamespace, fillCreateMetadata, generateName, setTypeMeta, thaw } from './metadata.js';
 import { validateObjectMeta } from '../validation/object-meta.js';
 import type { CreateOptions, WriteResult } from './types.js';
+import { NO_ALLOCATION, type AllocationTxn } from '../allocation.js';
+
+/** What prepareCreate hands the write: the object, its warnings and its pooled values. */
+export interface PreparedCreate extends WriteResult {
+  readonly allocation: AllocationTxn;
+}
 
 const GENERATE_NAME_ATTEMPTS = 8;
 
@@ -19,7 +26,7 @@ const GENERATE_NAME_ATTEMPTS = 8;
  * Everything before the write, shared with create-on-update: returns the object to
  * store and its warnings. Runs both admission phases.
  */
-export async function prepareCreate(ctx: StoreContext, input: KubeObject, opts: CreateOptions): Promise<WriteResult> {
+export async function prepareCreate(ctx: StoreContext, input: KubeObject, opts: CreateOptions): Promise<PreparedCreate> {
   const def = ctx.definition;
   const obj = thaw(input);
   obj.metadata ??= {};
@@ -46,8 +53,14 @@ export async function prepareCreate(ctx: StoreContext, input: KubeObject, opts: 
   if (errs.length > 0) throw invalid({ group: def.group, kind: def.kind }, obj.metadata.name ?? '', errs);
   const warnings = def.strategy.warnings?.(obj) ?? [];
   def.strategy.canonicalize?.(obj);
-  await ctx.admission.validate(admissionAttributes(ctx, { operation: 'CREATE', scope: opts, name: obj.metadata.name ?? '', object: obj }), ctx.lookup);
-  return { object: obj, warnings };
+  const allocation = (await ctx.allocator?.allocate(obj, undefined, { dryRun: opts.dryRun === true })) ?? NO_ALLOCATION;
+  try {
+    await ctx.admission.validate(admissionAttributes(ctx, { operation: 'CREATE', scope: opts, name: obj.metadata.name ?? '', object: obj }), ctx.lookup);
+  } catch (err) {
+    await allocation.revert();
+    throw err;
+  }
+  return { object: obj, warnings, allocation };
 }
 
 export async function create(ctx: StoreContext, input: KubeObject, opts: CreateOptions = {}): Promise<WriteResult> {
@@ -56,10 +69,11 @@ export async function create(ctx: StoreContext, input: KubeObject, opts: CreateO
   for (let attempt = 1; ; attempt++) {
     const prepared = await prepareCreate(ctx, input, opts);
     const name = prepared.object.metadata.name!;
+    let object: KubeObject;
     try {
-      const object = await storage.create(objectKey(ctx.definition, { namespace: prepared.object.metadata.namespace, name }), prepared.object);
-      return { object, warnings: prepared.warnings };
+      object = await storage.create(objectKey(ctx.definition, { namespace: prepared.object.metadata.namespace, name }), prepared.object);
     } catch (err) {
+      await prepared.allocation.revert();
       const status = translateStorageError(err, { operation: 'create', resource: ctx.resource, name });
       if (generated && isStatusError(status) && status.reason === 'AlreadyExists') {
         if (attempt < GENERATE_NAME_ATTEMPTS) continue;
@@ -67,5 +81,7 @@ export async function create(ctx: StoreContext, input: KubeObject, opts: CreateO
       }
       throw status;
     }
+    await prepared.allocation.commit();
+    return { object, warnings: prepared.warnings };
   }
 }

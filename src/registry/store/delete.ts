@@ -102,6 +102,8 @@ export async function remove(ctx: StoreContext, opts: DeleteOptions): Promise<De
         if (err !== undefined) throw err;
       },
     });
+    // The object is gone: its pooled values (a service's cluster IP, node ports) go back.
+    if (opts.dryRun !== true) await ctx.allocator?.release(deleted);
     return { object: deleted, response: def.strategy.returnDeletedObject === true ? deleted : successStatus(ctx, deleted), warnings: [] };
   } catch (err) {
     if (isStatusError(err) || !isStorageError(err)) throw err;

@@ -11,6 +11,7 @@ import { translateStorageError } from '../errors.js';
 import { objectKey } from '../keys.js';
 import { admissionAttributes, type StoreContext } from './context.js';
 import { prepareCreate } from './create.js';
+import { NO_ALLOCATION, type AllocationTxn } from '../allocation.js';
 import { carryUpdateMetadata, copyResetFields, ensureNamespace, setTypeMeta, thaw } from './metadata.js';
 import { validateObjectMetaUpdate } from '../validation/object-meta.js';
 import { isStorageError } from '../../errors/storage-error.js';
@@ -32,7 +33,7 @@ async function prepareUpdate(
   input: KubeObject,
   current: KubeObject,
   opts: UpdateOptions,
-): Promise<{ object: KubeObject; warnings: string[] }> {
+): Promise<{ object: KubeObject; warnings: string[]; allocation: AllocationTxn }> {
   const def = ctx.definition;
   const next = thaw(input);
   setTypeMeta(next, def);
@@ -61,8 +62,14 @@ async function prepareUpdate(
   if (errs.length > 0) throw invalid({ group: def.group, kind: def.kind }, opts.name, errs);
   const warnings = def.strategy.warnings?.(next, current) ?? [];
   def.strategy.canonicalize?.(next);
-  await ctx.admission.validate(admissionAttributes(ctx, { operation: 'UPDATE', scope: opts, name: opts.name, object: next, oldObject: current }), ctx.lookup);
-  return { object: next, warnings };
+  const allocation = (await ctx.allocator?.allocate(next, current, { dryRun: opts.dryRun === true })) ?? NO_ALLOCATION;
+  try {
+    await ctx.admission.validate(admissionAttributes(ctx, { operation: 'UPDATE', scope: opts, name: opts.name, object: next, oldObject: current }), ctx.lookup);
+  } catch (err) {
+    await allocation.revert();
+    throw err;
+  }
+  return { object: next, warnings, allocation };
 }
 
 export async function update(ctx: StoreContext, input: KubeObject, opts: UpdateOptions): Promise<UpdateResult> {
@@ -72,10 +79,15 @@ export async function update(ctx: StoreContext, input: KubeObject, opts: UpdateO
   const key = objectKey(def, { namespace: opts.namespace, name: opts.name });
   let warnings: readonly string[] = [];
   let previous: KubeObject | undefined;
+  // The reservations of the attempt in flight; a retry (the object moved) gives them back first.
+  let allocation: AllocationTxn = NO_ALLOCATION;
+  let result: Awaited<ReturnType<typeof storage.guaranteedUpdate>>;
   try {
-    const result = await storage.guaranteedUpdate(key, {
+    result = await storage.guaranteedUpdate(key, {
       allowCreate: def.strategy.allowCreateOnUpdate === true,
       tryUpdate: async ({ current }) => {
+        await allocation.revert();
+        allocation = NO_ALLOCATION;
         if (current === undefined) {
           // Create-on-update takes the create path; a resourceVersion means the caller expected an object.
           const rv = input.metadata.resourceVersion ?? '';
@@ -83,16 +95,26 @@ export async function update(ctx: StoreContext, input: KubeObject, opts: UpdateO
           const { resourceVersion: _rv, ...meta } = input.metadata;
           const prepared = await prepareCreate(ctx, { ...input, metadata: meta }, opts);
           warnings = prepared.warnings;
+          allocation = prepared.allocation;
           return prepared.object;
         }
         previous = current;
         const prepared = await prepareUpdate(ctx, input, current, opts);
         warnings = prepared.warnings;
+        allocation = prepared.allocation;
         return prepared.object;
       },
     });
+  } catch (err) {
+    await allocation.revert();
+    throw translateStorageError(err, { operation: 'update', resource: ctx.resource, name: opts.name });
+  }
+  await allocation.commit();
+  try {
     if (!result.created && previous !== undefined && shouldDeleteDuringUpdate(def, { next: result.object, current: previous })) {
-      return { object: await finishDeletion(storage, key, result.object), created: false, warnings };
+      const removed = await finishDeletion(storage, key, result.object);
+      if (removed !== result.object && opts.dryRun !== true) await ctx.allocator?.release(removed);
+      return { object: removed, created: false, warnings };
     }
     return { object: result.object, created: result.created, warnings };
   } catch (err) {

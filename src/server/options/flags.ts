@@ -23,6 +23,20 @@ export const FLAGS: readonly FlagSpec[] = [
     defaultText: '127.0.0.1',
     usage: 'The IP address on which to listen for the --secure-port port. kube-apiserver defaults to 0.0.0.0; kapi listens on loopback unless told otherwise.',
   },
+  {
+    name: 'advertise-address',
+    kind: 'string',
+    defaultText: '',
+    usage:
+      'The IP address on which to advertise the apiserver to members of the cluster (the endpoints of the default/kubernetes service). If blank, --bind-address is used, or the first non-loopback IPv4 address of the host when that is loopback or unspecified.',
+  },
+  {
+    name: 'service-cluster-ip-range',
+    kind: 'string',
+    defaultText: '10.0.0.0/24',
+    usage: 'A CIDR notation IP range from which to assign service cluster IPs (IPv4, mask /12 to /30). This must not overlap with any IP ranges assigned to nodes or pods.',
+  },
+  { name: 'service-node-port-range', kind: 'string', defaultText: '30000-32767', usage: 'A port range to reserve for services with NodePort visibility. Example: 30000-32767. Inclusive at both ends of the range.' },
   { name: 'data-dir', kind: 'string', defaultText: './data', usage: 'Directory for the SQLite database, generated certificates and admin.kubeconfig (kapi only).' },
   { name: 'storage-backend', kind: 'string', defaultText: 'sqlite', usage: "The storage backend for persistence. Options: 'sqlite' (embedded, kapi only), 'etcd3'." },
   { name: 'sqlite-synchronous', kind: 'string', defaultText: 'FULL', usage: 'SQLite synchronous pragma: FULL (fsync every commit) or NORMAL (kapi only).' },
@@ -91,8 +105,6 @@ export const NOT_YET_SUPPORTED: ReadonlySet<string> = new Set([
   'max-mutating-requests-inflight',
   'livez-grace-period',
   'shutdown-delay-duration',
-  'service-cluster-ip-range',
-  'service-node-port-range',
   'show-hidden-metrics-for-version',
 ]);
 

@@ -1,11 +1,11 @@
 // Services: kube's SetDefaults_Service plus the IP-family fields the service
-// REST fills in. ClusterIP and NodePort allocation from --service-cluster-ip-range
-// / --service-node-port-range is a later piece (TODO(#3)): until then clusterIP
-// stays as the client sent it ("None" for headless, empty otherwise).
+// REST fills in. Cluster IPs and node ports come from their ranges through the
+// store's allocator (service-allocation.ts, wired by main.ts); this file keeps
+// what a write must carry over or drop when the type changes.
 import { defineResource } from '../../../registry/define-resource.js';
 import { serviceTable } from './services-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, duplicate, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, duplicate, forbiddenField, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
 import { validateImmutableField, validateLabels, validatePortNumber } from '../../../registry/validation/common.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../../registry/validation/names.js';
 import { isIP } from 'node:net';
@@ -71,6 +71,46 @@ function keepAllocatedValues(next: KubeObject, prev: KubeObject): void {
   }
 }
 
+function needsClusterIP(spec: Json): boolean {
+  return spec.type !== 'ExternalName';
+}
+
+function needsNodePorts(spec: Json): boolean {
+  return spec.type === 'NodePort' || spec.type === 'LoadBalancer';
+}
+
+function externallyAccessible(spec: Json): boolean {
+  return spec.type === 'LoadBalancer' || spec.type === 'NodePort' || (spec.type === 'ClusterIP' && arrayAt(spec, 'externalIPs').length > 0);
+}
+
+/**
+ * kube's dropTypeDependentFields: a type change that leaves a value the new type
+ * cannot have, unchanged from the stored object, drops it (the allocator then
+ * gives it back), so `kubectl patch -p '{"spec":{"type":"ClusterIP"}}'` on a
+ * NodePort service just works. A value the client changed along with the type
+ * stays, and validation judges it.
+ */
+function dropTypeDependentFields(next: KubeObject, prev: KubeObject): void {
+  const n = ensureObject(next, 'spec');
+  const o = objectAt(prev, 'spec') ?? {};
+  if (n.type === o.type) return;
+  const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+  if (needsClusterIP(o) && !needsClusterIP(n) && stringAt(n, 'clusterIP') === stringAt(o, 'clusterIP') && same(n.clusterIPs, o.clusterIPs)) {
+    delete n.clusterIP;
+    delete n.clusterIPs;
+    if (same(n.ipFamilies, o.ipFamilies)) delete n.ipFamilies;
+    if (n.ipFamilyPolicy === o.ipFamilyPolicy) delete n.ipFamilyPolicy;
+  }
+  if (needsNodePorts(o) && !needsNodePorts(n)) {
+    const oldPorts = arrayAt(o, 'ports');
+    const unchanged = arrayAt(n, 'ports').every((port) => port.nodePort === undefined || oldPorts.some((op) => op.nodePort === port.nodePort));
+    if (unchanged) for (const port of arrayAt(n, 'ports')) delete port.nodePort;
+  }
+  if (n.type !== 'LoadBalancer' && n.allocateLoadBalancerNodePorts === o.allocateLoadBalancerNodePorts) delete n.allocateLoadBalancerNodePorts;
+  if (!externallyAccessible(n) && n.externalTrafficPolicy === o.externalTrafficPolicy) delete n.externalTrafficPolicy;
+  if (!needsClusterIP(n) && n.internalTrafficPolicy === o.internalTrafficPolicy) delete n.internalTrafficPolicy;
+}
+
 function validatePorts(spec: Json): FieldError[] {
   const errs: FieldError[] = [];
   const ports = arrayAt(spec, 'ports');
@@ -87,6 +127,9 @@ function validatePorts(spec: Json): FieldError[] {
       names.add(name);
     }
     errs.push(...validatePortNumber(port.port, pp.child('port')));
+    if (port.nodePort !== undefined && port.nodePort !== 0 && !needsNodePorts(spec)) {
+      errs.push(forbiddenField(pp.child('nodePort'), `may not be used when \`type\` is '${stringAt(spec, 'type')}'`));
+    }
     const protocol = stringAt(port, 'protocol');
     if (!(PROTOCOLS as readonly string[]).includes(protocol)) errs.push(notSupported(pp.child('protocol'), protocol, PROTOCOLS));
     if (typeof port.targetPort === 'number') errs.push(...validatePortNumber(port.targetPort, pp.child('targetPort')));
@@ -109,7 +152,9 @@ export function validateService(svc: KubeObject): FieldError[] {
     else for (const msg of isDNS1123Subdomain(externalName.replace(/\.$/, ''))) errs.push(invalidValue(sp.child('externalName'), externalName, msg));
   }
   const clusterIP = stringAt(spec, 'clusterIP');
-  if (clusterIP !== '' && clusterIP !== 'None' && isIP(clusterIP) === 0) {
+  if (type === 'ExternalName' && (clusterIP !== '' || arrayAt(spec, 'clusterIPs').length > 0)) {
+    errs.push(forbiddenField(sp.child('clusterIPs'), 'may not be set for ExternalName services'));
+  } else if (clusterIP !== '' && clusterIP !== 'None' && isIP(clusterIP) === 0) {
     errs.push(invalidValue(sp.child('clusterIPs').index(0), clusterIP, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
   }
   errs.push(...validateLabels(spec.selector, sp.child('selector')));
@@ -145,6 +190,7 @@ export const services = defineResource({
     },
     prepareForUpdate: (next, prev) => {
       keepAllocatedValues(next, prev);
+      dropTypeDependentFields(next, prev);
       applyDefaults(next);
       keepStatus(next, prev);
     },

@@ -126,7 +126,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     advertiseAddress: options.advertiseAddress,
   });
   await repairServiceAllocations(registry, serviceAllocator, logger);
-  const controllers = startControllers({ registry, resources, logger });
+  const controllers = startControllers({ registry, resources, logger, rootCaPem: certs.servingCa });
   bootstrapped = true;
   logger.info({ url, kubeconfig: certs.kubeconfigPath }, 'kapi ready');
 

@@ -11,6 +11,8 @@ export interface ServerCertificates {
   readonly servingKey: string;
   /** PEM bundle trusted for client certificates. */
   readonly clientCa: string;
+  /** What clients trust to verify this server (admin.kubeconfig, kube-root-ca.crt). */
+  readonly servingCa: string;
   readonly kubeconfigPath: string;
 }
 
@@ -33,6 +35,7 @@ export async function prepareCertificates(opts: {
     servingKey: files.tlsKeyPem ?? pki.servingKeyPem,
     // The admin certificate is signed by the generated CA: trust it beside --client-ca-file.
     clientCa: files.clientCaPem === undefined ? pki.caCertPem : `${files.clientCaPem.trim()}\n${pki.caCertPem}`,
+    servingCa: files.tlsCertPem ?? pki.caCertPem,
     kubeconfigPath: options.adminKubeconfigPath,
   };
 }

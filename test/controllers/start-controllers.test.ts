@@ -81,3 +81,51 @@ describe('startControllers: namespace lifecycle', () => {
     await until('the namespace to be gone', async () => (await exists(registry, 'namespaces', { name: 'team-x' })) === undefined);
   });
 });
+
+describe('startControllers: namespace defaults', () => {
+  const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+  let storage: Storage;
+  let registry: Registry;
+  let controllers: RunningControllers;
+  beforeEach(async () => {
+    storage = createObjectStore({ kv: openMemoryKv() });
+    registry = createRegistry({ storage, resources: builtinResources, admission: createAdmissionChain(), clock: () => new Date() });
+    await registry.store(gvr('namespaces')).create({ metadata: { name: 'before' } });
+    controllers = startControllers({ registry, resources: builtinResources, logger: silent, retry: { initialMs: 5, maxMs: 20 }, rootCaPem: CA });
+  });
+  afterEach(async () => {
+    controllers.stop();
+    await storage.close();
+  });
+
+  const rootCa = async (ns: string) => (await exists(registry, 'configmaps', { namespace: ns, name: 'kube-root-ca.crt' })) as (KubeObject & { data?: Record<string, string> }) | undefined;
+
+  test('namespaces old and new get the default service account and kube-root-ca.crt', async () => {
+    await registry.store(gvr('namespaces')).create({ metadata: { name: 'after' } });
+    for (const ns of ['before', 'after']) {
+      await until(`defaults in ${ns}`, async () => (await exists(registry, 'serviceaccounts', { namespace: ns, name: 'default' })) !== undefined && (await rootCa(ns)) !== undefined);
+      expect((await rootCa(ns))?.data).toEqual({ 'ca.crt': CA });
+    }
+  });
+
+  test('a deleted default service account comes back; an edited CA bundle is put back', async () => {
+    await until('defaults', async () => (await exists(registry, 'serviceaccounts', { namespace: 'before', name: 'default' })) !== undefined && (await rootCa('before')) !== undefined);
+    const first = await exists(registry, 'serviceaccounts', { namespace: 'before', name: 'default' });
+    await registry.store(gvr('serviceaccounts')).delete({ namespace: 'before', name: 'default' });
+    await until('the account to come back', async () => {
+      const sa = await exists(registry, 'serviceaccounts', { namespace: 'before', name: 'default' });
+      return sa !== undefined && sa.metadata.uid !== first?.metadata.uid;
+    });
+    const cm = (await rootCa('before'))!;
+    await registry.store(gvr('configmaps')).update({ ...cm, data: { 'ca.crt': 'tampered', extra: 'x' } } as KubeObject, { namespace: 'before', name: 'kube-root-ca.crt' });
+    await until('the bundle to be put back', async () => JSON.stringify((await rootCa('before'))?.data) === JSON.stringify({ 'ca.crt': CA }));
+  });
+
+  test('a namespace being deleted gets nothing back and goes away', async () => {
+    await until('defaults', async () => (await rootCa('before')) !== undefined);
+    await registry.store(gvr('namespaces')).delete({ name: 'before' });
+    await until('the namespace to be gone', async () => (await exists(registry, 'namespaces', { name: 'before' })) === undefined);
+    expect(await exists(registry, 'serviceaccounts', { namespace: 'before', name: 'default' })).toBeUndefined();
+    expect(await rootCa('before')).toBeUndefined();
+  });
+});

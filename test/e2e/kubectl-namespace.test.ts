@@ -3,6 +3,7 @@
 // it); a namespace held by an object's finalizer stays Terminating, refuses new
 // content, and a second DELETE is kube's 409.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { kubectl, kubectlBinaries, type Kubectl } from './support/kubectl.js';
 import { startKapi, type RunningKapi } from './support/server.js';
@@ -31,6 +32,21 @@ for (const binary of binaries) {
     const suffix = binary.name.replace(/\W/g, '');
     beforeAll(() => {
       k = kubectl(binary, server.kubeconfig);
+    });
+
+    test('a new namespace gets the default service account and kube-root-ca.crt with the server CA', async () => {
+      const ns = `fresh-${suffix}`;
+      ok(k, ['create', 'ns', ns]);
+      const deadline = Date.now() + 10_000;
+      // The controller works asynchronously, as kube's does: wait on the objects with a bound.
+      while (k.run(['-n', ns, 'get', 'serviceaccount', 'default']).code !== 0 || k.run(['-n', ns, 'get', 'configmap', 'kube-root-ca.crt']).code !== 0) {
+        if (Date.now() > deadline) throw new Error(`no default service account or kube-root-ca.crt in ${ns}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const cfg = yaml.load(readFileSync(server.kubeconfig, 'utf8')) as { clusters: { cluster: Record<string, string> }[] };
+      const ca = Buffer.from(cfg.clusters[0]!.cluster['certificate-authority-data']!, 'base64').toString();
+      expect(ok(k, ['-n', ns, 'get', 'configmap', 'kube-root-ca.crt', '-o', 'jsonpath={.data.ca\\.crt}'])).toBe(ca);
+      expect(ok(k, ['-n', ns, 'get', 'sa'])).toMatch(/^NAME\s+SECRETS\s+AGE\ndefault\s+0\s+/);
     });
 
     test('delete ns waits until the namespace and its contents are gone', () => {

@@ -1,7 +1,7 @@
 // `kubectl get` human output from server-side Tables, with real kubectl: the one on
 // PATH, 1.27 and 1.33. Columns and cells must read as they do against kube-apiserver.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { kubectl, kubectlBinaries, type Kubectl } from './support/kubectl.js';
+import { kubectl, kubectlBinaries, ok, type Kubectl } from './support/kubectl.js';
 import { startKapi, type RunningKapi } from './support/server.js';
 
 const binaries = kubectlBinaries(['1.27', '1.33']);
@@ -12,11 +12,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => server?.stop());
 
-function ok(k: Kubectl, args: string[], input?: string): string {
-  const res = k.run(args, input === undefined ? {} : { input });
-  if (res.code !== 0) throw new Error(`${k.name} ${args.join(' ')} failed (${res.code}):\n${res.stderr}\n${res.stdout}`);
-  return res.stdout;
-}
 
 /** The header line split on runs of 2+ spaces, and each row likewise. */
 function table(out: string): { header: string[]; rows: string[][] } {

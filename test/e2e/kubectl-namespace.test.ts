@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
-import { kubectl, kubectlBinaries, type Kubectl } from './support/kubectl.js';
+import { kubectl, kubectlBinaries, ok, type Kubectl } from './support/kubectl.js';
 import { startKapi, type RunningKapi } from './support/server.js';
 
 const binaries = kubectlBinaries(['1.27', '1.33']);
@@ -16,11 +16,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => server?.stop());
 
-function ok(k: Kubectl, args: string[], input?: string): string {
-  const res = k.run(args, input === undefined ? {} : { input });
-  if (res.code !== 0) throw new Error(`${k.name} ${args.join(' ')} failed (${res.code}):\n${res.stderr}\n${res.stdout}`);
-  return res.stdout;
-}
 
 test('kubectl binaries are present', () => {
   expect(binaries.length).toBeGreaterThan(0);

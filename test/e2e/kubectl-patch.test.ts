@@ -4,7 +4,7 @@
 // image, and diff (a dry-run PATCH). Each step asserts what is persisted.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import yaml from 'js-yaml';
-import { kubectl, kubectlBinaries, type Kubectl } from './support/kubectl.js';
+import { kubectl, kubectlBinaries, ok, type Kubectl } from './support/kubectl.js';
 import { startKapi, type RunningKapi } from './support/server.js';
 
 const binaries = kubectlBinaries(['1.27', '1.33']);
@@ -15,11 +15,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => server?.stop());
 
-function ok(k: Kubectl, args: string[], input?: string): string {
-  const res = k.run(args, input === undefined ? {} : { input });
-  if (res.code !== 0) throw new Error(`${k.name} ${args.join(' ')} failed (${res.code}):\n${res.stderr}\n${res.stdout}`);
-  return res.stdout;
-}
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 

@@ -53,3 +53,10 @@ export function kubectl(binary: { name: string; path: string }, kubeconfig: stri
     },
   };
 }
+
+/** Runs kubectl and answers its stdout; a non-zero exit fails the test with what kubectl said. */
+export function ok(k: Kubectl, args: string[], input?: string): string {
+  const res = k.run(args, input === undefined ? {} : { input });
+  if (res.code !== 0) throw new Error(`${k.name} ${args.join(' ')} failed (${res.code}):\n${res.stderr}\n${res.stdout}`);
+  return res.stdout;
+}

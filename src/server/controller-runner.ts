@@ -26,6 +26,8 @@ export const DEFAULT_RETRY: RetryPolicy = { initialMs: 200, maxMs: 30_000 };
 
 export interface WatchedKind {
   readonly definition: ResourceDefinition;
+  /** Watch only objects of this name (all namespaces); the others cost nothing. */
+  readonly name?: string;
   /** The queue key an event of this kind concerns; undefined: not ours. */
   readonly keyOf: (obj: KubeObject) => string | undefined;
 }
@@ -100,6 +102,7 @@ export function runKeyedController(opts: KeyedControllerOptions): RunningControl
     try {
       let handle: StorageWatch | undefined;
       handle = await opts.registry.store(kind.definition).watch({
+        ...(kind.name === undefined ? {} : { name: kind.name }),
         onEvent: (e) => {
           if (e.type === 'BOOKMARK' || e.type === 'ERROR') return;
           const key = kind.keyOf(e.object);

@@ -122,8 +122,9 @@ export function startControllers(opts: ControllersOptions): RunningControllers {
         ...(opts.retry === undefined ? {} : { retry: opts.retry }),
         watches: [
           { definition: namespaces, keyOf: (ns) => ns.metadata.name },
-          { definition: serviceAccounts, keyOf: (sa) => (sa.metadata.name === DEFAULT_SERVICE_ACCOUNT ? sa.metadata.namespace : undefined) },
-          { definition: configMaps, keyOf: (cm) => (cm.metadata.name === ROOT_CA_CONFIGMAP ? cm.metadata.namespace : undefined) },
+          // Only the two names matter: other accounts and config maps are dropped by key, undecoded.
+          { definition: serviceAccounts, name: DEFAULT_SERVICE_ACCOUNT, keyOf: (sa) => sa.metadata.namespace },
+          { definition: configMaps, name: ROOT_CA_CONFIGMAP, keyOf: (cm) => cm.metadata.namespace },
         ],
         sync: async (name) => {
           await defaults.sync(name);

@@ -93,6 +93,8 @@ export const watchHandler: Handler = async (request, reply, scope: HandlerScope)
   const handle = await scope.store.watch({
     ...list,
     ...(predicate === undefined ? {} : { predicate }),
+    // One object by name (metadata.name field selector, kubectl wait / get -w NAME): other keys are not even decoded.
+    ...(scope.info.name === '' ? {} : { name: scope.info.name }),
     user: userOf(request),
     onEvent,
     onError,

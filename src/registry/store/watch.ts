@@ -13,6 +13,8 @@ import type { RequestScope } from './types.js';
 
 export interface WatchOptions extends RequestScope {
   readonly predicate?: ObjectPredicate;
+  /** Only objects of this name (in the scope's namespace, or in all): decided by key, before decoding. */
+  readonly name?: string;
   readonly resourceVersion?: string;
   readonly resourceVersionMatch?: string;
   readonly onEvent: (event: StorageWatchEvent) => void;
@@ -25,12 +27,17 @@ export interface WatchOptions extends RequestScope {
 export async function watch(ctx: StoreContext, opts: WatchOptions): Promise<StorageWatch> {
   validateReadOptions(opts, 'ListOptions');
   const prefix = collectionPrefix(ctx.definition, { namespace: opts.namespace });
+  // Keys are <prefix>[<namespace>/]<name> and names hold no '/'.
+  const suffix = opts.name === undefined ? undefined : `/${opts.name}`;
+  const keyFilter = suffix === undefined ? undefined : (key: string) => key.endsWith(suffix);
+  const named = opts.name === undefined ? undefined : (obj: KubeObject) => obj.metadata.name === opts.name;
+  const listPredicate = named === undefined ? opts.predicate : opts.predicate === undefined ? named : (obj: KubeObject) => named(obj) && opts.predicate!(obj);
   const translate = (err: unknown) => translateStorageError(err, { operation: 'watch', resource: ctx.resource, name: '', resourceVersion: opts.resourceVersion });
   let from = opts.resourceVersion ?? '';
   let initial: KubeObject[] = [];
   if (from === '' || from === '0') {
     try {
-      const listed = await ctx.storage.list(prefix, { ...(opts.predicate === undefined ? {} : { predicate: opts.predicate }) });
+      const listed = await ctx.storage.list(prefix, { ...(listPredicate === undefined ? {} : { predicate: listPredicate }) });
       initial = listed.items;
       from = listed.resourceVersion;
     } catch (err) {
@@ -42,6 +49,7 @@ export async function watch(ctx: StoreContext, opts: WatchOptions): Promise<Stor
     return ctx.storage.watch(prefix, {
       resourceVersion: from,
       ...(opts.predicate === undefined ? {} : { predicate: opts.predicate }),
+      ...(keyFilter === undefined ? {} : { keyFilter }),
       onEvent: opts.onEvent,
       onError: (err) => opts.onError(isStorageError(err) ? translate(err) : err),
       ...(opts.onProgress === undefined ? {} : { onProgress: opts.onProgress }),

@@ -38,6 +38,7 @@ export function watchObjects(
     onEvents: (events) => {
       for (const e of events) {
         if (closed) return;
+        if (opts.keyFilter !== undefined && !opts.keyFilter(e.key)) continue;
         let event: StorageWatchEvent | undefined;
         try {
           event = toWatchEvent(ctx.codec, e, opts.predicate);

@@ -88,6 +88,26 @@ describe('generic store in process', () => {
     const one = await registry.store(widgets).list({ namespace: 'other' });
     expect(one.items.map((i) => i.metadata.name)).toEqual(['b']);
   });
+
+  test('a watch by name sees that name in every namespace, from the initial list on, and nothing else', async () => {
+    const store = registry.store(widgets);
+    await registry.store(testNamespaces).create({ metadata: { name: 'other' } });
+    await store.create({ metadata: { name: 'w' } }, { namespace: 'default' });
+    await store.create({ metadata: { name: 'x' } }, { namespace: 'default' });
+    const seen: string[] = [];
+    const handle = await store.watch({ name: 'w', onEvent: (e) => seen.push(`${e.type} ${e.object.metadata.namespace}/${e.object.metadata.name}`), onError: () => undefined });
+    try {
+      await store.create({ metadata: { name: 'w' } }, { namespace: 'other' });
+      await store.create({ metadata: { name: 'ww' } }, { namespace: 'other' });
+      await store.delete({ namespace: 'default', name: 'w' });
+      await store.create({ metadata: { name: 'done' } }, { namespace: 'other' });
+      const deadline = Date.now() + 5000;
+      while (seen.length < 3 && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+      expect(seen).toEqual(['ADDED default/w', 'ADDED other/w', 'DELETED default/w']);
+    } finally {
+      handle.close();
+    }
+  });
 });
 
 describe('keys', () => {

@@ -60,6 +60,28 @@ export const watchCases: SuiteGroup = {
       },
     },
     {
+      name: 'a key filter delivers only the keys it accepts',
+      run: async (ctx) => {
+        const start = await ctx.storage.currentResourceVersion();
+        const w = recordWatch(ctx.storage, ctx.prefix, { resourceVersion: start, keyFilter: (key) => /\/(b|zz-sentinel)$/.test(key) });
+        try {
+          await ctx.storage.create(ctx.key('a'), configMap('a'));
+          const b = await ctx.storage.create(ctx.key('b'), configMap('b'));
+          await set(ctx, 'a', {}, '2');
+          const b2 = (await set(ctx, 'b', {}, '2')).object;
+          const last = await ctx.storage.delete(ctx.key('b'));
+          expect(await drainWith(ctx, w)).toEqual([
+            { type: 'ADDED', name: 'b', rv: rvOf(b), data: { v: '1' } },
+            { type: 'MODIFIED', name: 'b', rv: rvOf(b2), data: { v: '2' } },
+            { type: 'DELETED', name: 'b', rv: rvOf(last), data: { v: '2' } },
+          ]);
+          expect(w.errors).toEqual([]);
+        } finally {
+          w.close();
+        }
+      },
+    },
+    {
       name: 'changes made after the watch started arrive in revision order',
       run: async (ctx) => {
         const start = await ctx.storage.currentResourceVersion();

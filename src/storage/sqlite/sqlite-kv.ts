@@ -85,6 +85,7 @@ export function openSqliteKv(opts: SqliteKvOptions): SqliteKv {
       latest.apply(events);
       hub.publish(events, rev);
     },
+    wantsPrevious: (key) => hub.covers(key),
   });
   const compactor = new Compactor({ db, st, state, clock: opts.clock ?? Date.now, compaction: opts.compaction ?? {} });
   compactor.start();

@@ -48,6 +48,12 @@ export class WatchHub {
     return this.watchers.size;
   }
 
+  /** Whether any watcher would hear of a change to key (so its event needs the previous value). */
+  covers(key: string): boolean {
+    for (const w of this.watchers) if (key.startsWith(w.prefix)) return true;
+    return false;
+  }
+
   watch(prefix: string, opts: KvWatchOptions): KvWatch {
     const { state } = this.opts;
     const from = opts.afterRevision ?? state.revision;

@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import type { KvDeleteResult, KvEvent, KvWriteResult } from '../kv.js';
 import { StorageError } from '../../errors/storage-error.js';
 import { EVENT_CREATE, EVENT_DELETE, EVENT_UPDATE } from './schema.js';
-import type { Statements } from './statements.js';
+import type { KvRow, Statements } from './statements.js';
 import { entryOf } from './reads.js';
 import type { RevisionState } from './state.js';
 
@@ -43,6 +43,12 @@ export interface GroupCommitWriterOptions {
   readonly state: RevisionState;
   /** Called synchronously after each commit with its events in revision order. */
   readonly onCommit: (events: readonly KvEvent[], revision: number) => void;
+  /**
+   * Whether an update's event must carry the replaced value (a watcher covers the
+   * key). When nobody listens, a put reads the key's row alone, not its value.
+   * Absent: always.
+   */
+  readonly wantsPrevious?: (key: string) => boolean;
 }
 
 export class GroupCommitWriter {
@@ -112,12 +118,15 @@ export class GroupCommitWriter {
       events.push({ type: 'create', key: op.key, value: op.value, revision, createRevision: revision });
       return { revision };
     }
-    const row = st.getKv.get(op.key);
+    // A delete answers (and reports) the value it removes; a put needs it only for watchers.
+    const needValue = op.kind === 'delete' || (this.opts.wantsPrevious?.(op.key) ?? true);
+    const row = needValue ? st.getKv.get(op.key) : st.getKvMeta.get(op.key);
     if (row === undefined || row.deleted === 1) {
       return new StorageError('NotFound', `key ${op.key} not found`, { key: op.key });
     }
-    const current = entryOf(row);
     if (op.expectedRevision !== undefined && row.mod_revision !== op.expectedRevision) {
+      // The caller retries from what is there now: a conflict always carries the value.
+      const current = entryOf(needValue ? (row as KvRow) : st.getKv.get(op.key)!);
       return new StorageError(
         'Conflict',
         `key ${op.key} is at revision ${row.mod_revision}, not ${op.expectedRevision}`,
@@ -131,9 +140,11 @@ export class GroupCommitWriter {
       st.setKv.run(revision, 0, op.key);
       st.insertLog.run(revision, op.key, EVENT_UPDATE, row.create_revision, row.mod_revision, op.value);
       state.revision = revision;
-      events.push({ ...base, type: 'update', value: op.value, previous: current.value });
+      const previous = needValue ? (row as KvRow).value ?? undefined : undefined;
+      events.push({ ...base, type: 'update', value: op.value, ...(previous === undefined ? {} : { previous }) });
       return { revision };
     }
+    const current = entryOf(row as KvRow);
     // The tombstone stays in kv (see schema.ts) until compaction drops its log row.
     st.setKv.run(revision, 1, op.key);
     st.insertLog.run(revision, op.key, EVENT_DELETE, row.create_revision, row.mod_revision, null);

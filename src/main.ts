@@ -33,6 +33,12 @@ import { collectionPrefix } from './registry/keys.js';
 import { createNamespaceCache } from './registry/namespace-cache.js';
 import { namespaces as namespacesDefinition } from './apis/core/v1/namespaces.js';
 import { services as servicesDefinition } from './apis/core/v1/services.js';
+import { serviceAccounts as serviceAccountsDefinition } from './apis/core/v1/service-accounts.js';
+import { withTokenRequest } from './apis/core/v1/service-account-token.js';
+import { createTokenKeys, ensureSigningKeyPem } from './auth/serviceaccount/tokens.js';
+import { createServiceAccountAuthenticator } from './auth/authn/service-account.js';
+import { registerServiceAccountIssuerRoutes } from './server/service-account-issuer.js';
+import { isStatusError } from './errors/status-error.js';
 import { createServiceAllocator, firstServiceIP } from './apis/core/v1/service-allocation.js';
 import { createObjectStore } from './storage/object-store.js';
 
@@ -55,7 +61,17 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   const storage = createObjectStore({ kv });
   const authorizer = createAuthorizer({ modes: options.authorizationModes });
   // `kubectl auth can-i` asks the same authorizer that guards every request.
-  const resources = [...builtinResources, selfSubjectAccessReviews(authorizer)];
+  // Service-account tokens: signed by the configured (or generated) key, served by serviceaccounts/token.
+  const tokenKeys = createTokenKeys({
+    issuer: options.serviceAccount.issuer,
+    apiAudiences: options.serviceAccount.apiAudiences,
+    signingKeyPem: files.serviceAccountSigningKeyPem ?? ensureSigningKeyPem({ certDir: options.certDir }),
+    ...(files.serviceAccountKeyPem === undefined ? {} : { extraVerificationPem: files.serviceAccountKeyPem }),
+  });
+  const resources = [
+    ...builtinResources.map((def) => (def === serviceAccountsDefinition ? withTokenRequest(def, tokenKeys) : def)),
+    selfSubjectAccessReviews(authorizer),
+  ];
   const namespaceCache = createNamespaceCache({
     storage,
     prefix: collectionPrefix(namespacesDefinition, {}),
@@ -82,7 +98,20 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     logger,
     filters: createChain({
       authenticate: createRequestAuthenticator({
-        authenticator: createAuthenticator({ clientCaPem: certs.clientCa }),
+        authenticator: createAuthenticator({
+          clientCaPem: certs.clientCa,
+          serviceAccountTokens: createServiceAccountAuthenticator({
+            keys: tokenKeys,
+            lookup: async (resource, namespace, name) => {
+              try {
+                return await registry.store({ group: '', version: 'v1', resource }).get({ namespace, name });
+              } catch (err) {
+                if (isStatusError(err) && err.reason === 'NotFound') return undefined;
+                throw err;
+              }
+            },
+          }),
+        }),
         onRejected: (err) => logger.info({ reason: err.message }, 'Unable to authenticate the request'),
       }),
       authorize: createRequestAuthorizer(authorizer),
@@ -114,6 +143,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   });
   registerVersionRoute(app, { gitCommit: process.env.KAPI_GIT_COMMIT ?? 'unknown', buildDate: process.env.KAPI_BUILD_DATE ?? '1970-01-01T00:00:00Z' });
   registerMetricsRoute(app, metrics);
+  registerServiceAccountIssuerRoutes(app, { keys: tokenKeys, serverUrl: url });
   registerDiscoveryRoutes(app, buildDiscovery(resources, new URL(url).host));
   registerOpenApiRoutes(app, createOpenApi({ resources }));
   installResources(app, { registry, resources, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds });

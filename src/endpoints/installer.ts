@@ -18,7 +18,7 @@ import { deleteCollectionHandler, deleteHandler } from './handlers/delete.js';
 import { getHandler } from './handlers/get.js';
 import { listHandler } from './handlers/list.js';
 import { patchHandler } from './handlers/patch.js';
-import { subresourceGetHandler, subresourceType, subresourceUpdateHandler } from './handlers/subresource.js';
+import { subresourceCreateHandler, subresourceGetHandler, subresourceType, subresourceUpdateHandler } from './handlers/subresource.js';
 import { subresourcePatchHandler } from './handlers/subresource-patch.js';
 import type { Handler, UnknownFieldFinder } from './handlers/scope.js';
 import { updateHandler } from './handlers/update.js';
@@ -54,6 +54,7 @@ const HANDLERS: Partial<Record<Verb, Handler>> = {
 
 /** Handlers of declared subresources (status, scale, finalize) by verb; the verbs a subresource declares still gate them. */
 const SUBRESOURCE_HANDLERS: Partial<Record<Verb, Handler>> = {
+  create: subresourceCreateHandler,
   get: subresourceGetHandler,
   update: subresourceUpdateHandler,
   patch: subresourcePatchHandler,

@@ -85,6 +85,21 @@ export interface SubresourceDefinition {
   readonly validateUpdate?: (next: KubeObject, prev: KubeObject) => FieldError[];
   /** The subresource is a Scale view of the parent (responseKind autoscaling/v1 Scale). */
   readonly scale?: ScalePaths;
+  /**
+   * A subresource whose POST computes an answer from the stored parent instead of
+   * writing it (serviceaccounts/token): runs with the parent and the decoded body
+   * (of responseKind) and answers 201 with what it returns. Declare verbs ['create'].
+   */
+  readonly create?: (parent: KubeObject, body: KubeObject, ctx: SubresourceCreateContext) => Promise<KubeObject>;
+}
+
+/** What a computing subresource may use besides its parent. */
+export interface SubresourceCreateContext {
+  readonly user: UserInfo | undefined;
+  readonly dryRun: boolean;
+  readonly now: Date;
+  /** Reads another stored object (bound object references); undefined when absent. */
+  readonly getObject: (kind: { group: string; plural: string; scope: Scope }, namespace: string, name: string) => Promise<KubeObject | undefined>;
 }
 
 /** Request context handed to virtual resources (not stored: selfsubjectreviews). */

@@ -53,10 +53,20 @@ export interface Options {
   readonly advertiseAddress: string | undefined;
   readonly serviceClusterIPRange: IpRange;
   readonly serviceNodePortRange: PortRange;
+  readonly serviceAccount: ServiceAccountOptions;
   /** klog's -v. */
   readonly verbosity: number;
   /** --help: print helpText() and exit 0; nothing else was validated. */
   readonly help: boolean;
+}
+
+export interface ServiceAccountOptions {
+  readonly issuer: string;
+  /** undefined: <cert-dir>/sa.key, generated on first start. */
+  readonly signingKeyFile: string | undefined;
+  readonly keyFile: string | undefined;
+  /** Empty: the issuer. */
+  readonly apiAudiences: readonly string[];
 }
 
 export interface ParseEnvironment {
@@ -200,6 +210,20 @@ function serviceRanges(read: Reader): { serviceClusterIPRange: IpRange; serviceN
   return { serviceClusterIPRange, serviceNodePortRange };
 }
 
+function serviceAccountOptions(read: Reader, cwd: string): ServiceAccountOptions {
+  const issuer = read.string('service-account-issuer', 'https://kubernetes.default.svc.cluster.local');
+  // kube: the issuer is a URL or any string without ':'.
+  if (issuer === '' || (issuer.includes(':') && !URL.canParse(issuer))) {
+    read.problems.push(`--service-account-issuer ${JSON.stringify(issuer)} contained a ':' but was not a valid URL`);
+  }
+  return {
+    issuer,
+    signingKeyFile: read.optionalPath('service-account-signing-key-file', cwd),
+    keyFile: read.optionalPath('service-account-key-file', cwd),
+    apiAudiences: read.list('api-audiences', []),
+  };
+}
+
 function servingOptions(read: Reader): { securePort: number; bindAddress: string } {
   const securePort = read.int('secure-port', 6443);
   if (securePort < 1 || securePort > 65535) {
@@ -247,6 +271,7 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
     ...serving,
     advertiseAddress: advertiseAddressOf(read, serving.bindAddress, env.interfaces ?? networkInterfaces),
     ...serviceRanges(read),
+    serviceAccount: serviceAccountOptions(read, env.cwd),
     dataDir,
     certDir: read.has('cert-dir') ? resolve(env.cwd, read.string('cert-dir', '')) : resolve(dataDir, 'pki'),
     adminKubeconfigPath: resolve(dataDir, 'admin.kubeconfig'),

@@ -181,6 +181,33 @@ describe('a default server', () => {
       want: { status: 422, reason: 'Invalid' },
     },
     {
+      name: 'malformed TokenRequest',
+      method: 'POST', path: '/api/v1/namespaces/default/serviceaccounts/default/token',
+      headers: { 'content-type': 'application/json' }, body: '{"kind":"TokenRequest",',
+      want: { status: 400, reason: 'BadRequest' },
+    },
+    {
+      name: 'TokenRequest of the wrong kind',
+      method: 'POST', path: '/api/v1/namespaces/default/serviceaccounts/default/token',
+      headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }),
+      want: { status: 400, reason: 'BadRequest' },
+    },
+    {
+      name: 'TokenRequest over 3 MiB',
+      method: 'POST', path: '/api/v1/namespaces/default/serviceaccounts/default/token',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: ['x'.repeat(3 * 1024 * 1024 + 10)] } }),
+      want: { status: 413, reason: 'RequestEntityTooLarge' },
+    },
+    {
+      name: 'TokenRequest binding an unsupported kind',
+      method: 'POST', path: '/api/v1/namespaces/default/serviceaccounts/default/token',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { boundObjectRef: { kind: 'ConfigMap', apiVersion: 'v1', name: 'x' } } }),
+      want: { status: 422, reason: 'Invalid' },
+    },
+    { name: 'GET of the token subresource', method: 'GET', path: '/api/v1/namespaces/default/serviceaccounts/default/token', want: { status: 405, reason: 'MethodNotAllowed' } },
+    {
       name: 'namespace that does not exist',
       method: 'POST', path: '/api/v1/namespaces/nowhere/configmaps',
       headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }),
@@ -197,6 +224,24 @@ describe('a default server', () => {
       expect(res.body.toString().endsWith('\n')).toBe(true);
     });
   }
+
+  test('token requests, the issuer documents and a bad bearer token need credentials (401)', async () => {
+    const anonymous = { ca: admin.ca };
+    const token = await call(server, anonymous, {
+      method: 'POST',
+      path: '/api/v1/namespaces/default/serviceaccounts/default/token',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} }),
+    });
+    expect(token.status).toBe(401);
+    expect(token.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+    for (const path of ['/.well-known/openid-configuration', '/openid/v1/jwks']) {
+      expect((await call(server, anonymous, { path })).status).toBe(401);
+    }
+    const bad = await call(server, anonymous, { path: '/api/v1/namespaces', headers: { authorization: 'Bearer eyJhbGciOiJFUzI1NiJ9.e30.AAAA' } });
+    expect(bad.status).toBe(401);
+    expect(bad.json().reason).toBe('Unauthorized');
+  });
 
   test('a 409 body is byte-compatible with kube-apiserver', async () => {
     const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dup' } });

@@ -36,6 +36,12 @@ describe('validateFiles', () => {
       argv: (d) => [`--tls-cert-file=${d}/a/apiserver.crt`, `--tls-private-key-file=${d}/b/apiserver.key`],
       want: ['--tls-private-key-file "<d>/b/apiserver.key" does not match --tls-cert-file "<d>/a/apiserver.crt"'],
     },
+    { name: 'service-account keys', argv: (d) => [`--service-account-signing-key-file=${d}/a/ca.key`, `--service-account-key-file=${d}/b/ca.crt`], want: 'ok' },
+    {
+      name: 'service-account files without keys',
+      argv: (d) => [`--service-account-signing-key-file=${d}/a/ca.crt`, `--service-account-key-file=${d}/garbage.pem`],
+      want: ['--service-account-signing-key-file "<d>/a/ca.crt": no PEM private key found', '--service-account-key-file "<d>/garbage.pem": no PEM public key found'],
+    },
     // root reads anything, so the permission case only means something for other users.
     { name: 'no permission', argv: (d) => [`--client-ca-file=${d}/unreadable.pem`], want: ['--client-ca-file "<d>/unreadable.pem": permission denied'], skip: runningAsRoot },
     {

@@ -28,6 +28,7 @@ const DEFAULTS: Options = {
   advertiseAddress: '192.0.2.7',
   serviceClusterIPRange: { cidr: '10.0.0.0/24', base: 167772160, size: 256 },
   serviceNodePortRange: { text: '30000-32767', base: 30000, size: 2768 },
+  serviceAccount: { issuer: 'https://kubernetes.default.svc.cluster.local', signingKeyFile: undefined, keyFile: undefined, apiAudiences: [] },
   verbosity: 0,
   help: false,
 };
@@ -47,6 +48,11 @@ describe('parseOptions accepts', () => {
       name: 'service ranges',
       argv: ['--service-cluster-ip-range=10.96.0.0/12', '--service-node-port-range=31000+99'],
       want: { serviceClusterIPRange: { cidr: '10.96.0.0/12', base: 174063616, size: 1048576 }, serviceNodePortRange: { text: '31000-31099', base: 31000, size: 100 } },
+    },
+    {
+      name: 'service account tokens',
+      argv: ['--service-account-issuer=https://kapi.example', '--service-account-signing-key-file=k/sa.key', '--service-account-key-file=/old.pub', '--api-audiences=a,b'],
+      want: { serviceAccount: { issuer: 'https://kapi.example', signingKeyFile: '/srv/kapi/k/sa.key', keyFile: '/old.pub', apiAudiences: ['a', 'b'] } },
     },
     { name: 'a CIDR given by a host address is its network', argv: ['--service-cluster-ip-range=10.0.0.77/24'], want: { serviceClusterIPRange: { cidr: '10.0.0.0/24', base: 167772160, size: 256 } } },
     {
@@ -89,6 +95,7 @@ describe('parseOptions rejects', () => {
   const cases: Array<{ name: string; argv: string[]; want: string[] }> = [
     { name: 'an unknown flag', argv: ['--foo=1'], want: ['unknown flag: --foo'] },
     { name: 'an unknown flag stops before value checks', argv: ['--secure-port=0', '--foo'], want: ['unknown flag: --foo'] },
+    { name: 'an issuer with a colon that is no URL', argv: ['--service-account-issuer=https://[::1'], want: ['--service-account-issuer "https://[::1" contained a \':\' but was not a valid URL'] },
     { name: 'a kube flag not offered yet', argv: ['--token-auth-file=/t.csv'], want: ['flag --token-auth-file is not supported by kapi yet'] },
     { name: 'a single-dash long flag', argv: ['-secure-port=1'], want: ["unknown shorthand flag: 's' in -secure-port=1"] },
     { name: 'a missing value', argv: ['--data-dir'], want: ['flag needs an argument: --data-dir'] },

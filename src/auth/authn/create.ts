@@ -1,7 +1,7 @@
 // The authenticator kube-apiserver would build for kapi's flags today: the union
-// of the enabled authenticators (x509 only, for now) followed by the
-// authenticated-group adder. TODO(#3): bearer tokens, service accounts and
-// anonymous join here as their flags arrive.
+// of the enabled authenticators (x509, then service-account bearer tokens)
+// followed by the authenticated-group adder. Static token files, bootstrap
+// tokens, OIDC and anonymous join here as their flags arrive.
 import type { X509Certificate } from 'node:crypto';
 import { parseCertificateBundle } from '../pki/pem.js';
 import type { Authenticator } from './authenticator.js';
@@ -12,10 +12,13 @@ export interface CreateAuthenticatorOptions {
   /** PEM bundle of the client CA: `--client-ca-file`'s contents, or the generated CA. */
   readonly clientCaPem: string;
   readonly clock?: () => Date;
+  /** Service-account bearer tokens (createServiceAccountAuthenticator); absent: none accepted. */
+  readonly serviceAccountTokens?: Authenticator;
 }
 
 export function createAuthenticator(opts: CreateAuthenticatorOptions): Authenticator {
   const roots: X509Certificate[] = parseCertificateBundle(opts.clientCaPem);
   const x509 = createX509Authenticator({ roots, ...(opts.clock === undefined ? {} : { clock: opts.clock }) });
-  return withAuthenticatedGroup(unionAuthenticator(x509));
+  const members = opts.serviceAccountTokens === undefined ? [x509] : [x509, opts.serviceAccountTokens];
+  return withAuthenticatedGroup(unionAuthenticator(...members));
 }

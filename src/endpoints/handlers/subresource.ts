@@ -60,3 +60,16 @@ export const subresourceUpdateHandler: Handler = async (request, reply, scope) =
   addWarnings(request, result.warnings);
   return respond(request, reply, { code: 200, object: result.object, scope });
 };
+
+/** POST of a computing subresource (serviceaccounts/token): 201 with what it computed. */
+export const subresourceCreateHandler: Handler = async (request, reply, scope) => {
+  const options = parseWriteOptions(scope.query, 'CreateOptions');
+  const sub = subresourceOf(scope);
+  // The verbs gate dispatch; a declared `create` verb without the hook is a definition bug.
+  if (sub.create === undefined) throw internal(new Error(`subresource ${sub.name} declares create without computing it`));
+  const body = decodeObjectBody(request, { scope: { ...scope, definition: subresourceBodyDefinition(scope, sub) }, fieldValidation: options.fieldValidation });
+  addWarnings(request, body.warnings);
+  const result = await sub.create(body.object, { ...writeScopeOf(request, scope, options), name: scope.info.name });
+  addWarnings(request, result.warnings);
+  return respond(request, reply, { code: 201, object: result.object, scope });
+};

@@ -23,7 +23,8 @@ import { shouldDeleteDuringUpdate } from './delete.js';
 import { getPath, setPath, thaw } from './metadata.js';
 import { get } from './read.js';
 import { applyScale, SCALE_KIND, scaleOf } from './subresource-scale.js';
-import type { GetOptions, UpdateOptions, WriteResult } from './types.js';
+import { isStorageError } from '../../errors/storage-error.js';
+import type { CreateOptions, GetOptions, UpdateOptions, WriteResult } from './types.js';
 
 export interface SubresourceWriteOptions extends UpdateOptions {
   /**
@@ -47,6 +48,8 @@ export interface SubresourceStore {
   update(obj: KubeObject, opts: UpdateOptions): Promise<WriteResult>;
   /** The write path with a caller-computed view (the PATCH handler's entry point). */
   updateWith(opts: SubresourceWriteOptions): Promise<WriteResult>;
+  /** POST of a computing subresource (declaration.create); undefined for the others. */
+  readonly create?: (body: KubeObject, opts: CreateOptions & { name: string }) => Promise<WriteResult>;
 }
 
 interface Sub {
@@ -163,5 +166,30 @@ export function subresourceStore(ctx: StoreContext, name: string): SubresourceSt
     get: async (opts) => viewOf(sub, await get(ctx, opts)),
     update: (obj, opts) => write(ctx, sub, { ...opts, transform: () => obj }),
     updateWith: (opts) => write(ctx, sub, opts),
+    ...(declaration.create === undefined ? {} : { create: (body, opts) => computeCreate(ctx, declaration.create!, body, opts) }),
   };
+}
+
+/** A computing subresource's POST: the stored parent (404 when absent) and the body go to its hook. */
+async function computeCreate(
+  ctx: StoreContext,
+  compute: NonNullable<SubresourceDefinition['create']>,
+  body: KubeObject,
+  opts: CreateOptions & { name: string },
+): Promise<WriteResult> {
+  const parent = await get(ctx, { namespace: opts.namespace, name: opts.name });
+  const object = await compute(parent, body, {
+    user: opts.user,
+    dryRun: opts.dryRun === true,
+    now: ctx.clock(),
+    getObject: async (kind, namespace, name) => {
+      try {
+        return await ctx.storage.get(objectKey(kind, { namespace, name }));
+      } catch (err) {
+        if (isStorageError(err, 'NotFound')) return undefined;
+        throw err;
+      }
+    },
+  });
+  return { object, warnings: [] };
 }

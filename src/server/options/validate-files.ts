@@ -5,6 +5,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseCertificateBundle } from '../../auth/pki/pem.js';
+import { publicKeysFromPem } from '../../auth/serviceaccount/tokens.js';
 import type { Options } from '../options.js';
 import { OptionsError } from './options-error.js';
 
@@ -16,9 +17,12 @@ export interface ValidatedFiles {
   readonly etcdCaPem?: string;
   readonly etcdCertPem?: string;
   readonly etcdKeyPem?: string;
+  readonly serviceAccountSigningKeyPem?: string;
+  /** Public keys (or certificates, or private keys) that verify service-account tokens. */
+  readonly serviceAccountKeyPem?: string;
 }
 
-type Content = 'certificates' | 'key';
+type Content = 'certificates' | 'key' | 'public keys';
 
 const ERRNO_TEXT: Readonly<Record<string, string>> = {
   ENOENT: 'no such file or directory',
@@ -39,9 +43,11 @@ async function load(opts: { flag: string; path: string | undefined; content: Con
   }
   try {
     if (opts.content === 'certificates') parseCertificateBundle(text);
-    else createPrivateKey(text);
+    else if (opts.content === 'key') createPrivateKey(text);
+    else if (publicKeysFromPem(text).length === 0) throw new Error('none');
   } catch {
-    opts.problems.push(`--${opts.flag} ${JSON.stringify(opts.path)}: no PEM ${opts.content === 'key' ? 'private key' : 'certificate'} found`);
+    const what = opts.content === 'key' ? 'private key' : opts.content === 'public keys' ? 'public key' : 'certificate';
+    opts.problems.push(`--${opts.flag} ${JSON.stringify(opts.path)}: no PEM ${what} found`);
     return undefined;
   }
   return text;
@@ -57,15 +63,21 @@ function keyMatches(certPem: string, keyPem: string): boolean {
 
 /** Throws OptionsError listing every unreadable or malformed file. */
 export async function validateFiles(options: Options): Promise<ValidatedFiles> {
-  const problems: string[] = [];
-  const [tlsCertPem, tlsKeyPem, clientCaPem, etcdCaPem, etcdCertPem, etcdKeyPem] = await Promise.all([
-    load({ flag: 'tls-cert-file', path: options.tlsCertFile, content: 'certificates', problems }),
-    load({ flag: 'tls-private-key-file', path: options.tlsPrivateKeyFile, content: 'key', problems }),
-    load({ flag: 'client-ca-file', path: options.clientCaFile, content: 'certificates', problems }),
-    load({ flag: 'etcd-cafile', path: options.etcd.caFile, content: 'certificates', problems }),
-    load({ flag: 'etcd-certfile', path: options.etcd.certFile, content: 'certificates', problems }),
-    load({ flag: 'etcd-keyfile', path: options.etcd.keyFile, content: 'key', problems }),
+  // One list per file, joined in flag order: reads finish in any order, the message must not.
+  const perFile: string[][] = Array.from({ length: 8 }, () => []);
+  let nth = 0;
+  const next = (): string[] => perFile[nth++]!;
+  const [tlsCertPem, tlsKeyPem, clientCaPem, etcdCaPem, etcdCertPem, etcdKeyPem, saSigningPem, saKeyPem] = await Promise.all([
+    load({ flag: 'tls-cert-file', path: options.tlsCertFile, content: 'certificates', problems: next() }),
+    load({ flag: 'tls-private-key-file', path: options.tlsPrivateKeyFile, content: 'key', problems: next() }),
+    load({ flag: 'client-ca-file', path: options.clientCaFile, content: 'certificates', problems: next() }),
+    load({ flag: 'etcd-cafile', path: options.etcd.caFile, content: 'certificates', problems: next() }),
+    load({ flag: 'etcd-certfile', path: options.etcd.certFile, content: 'certificates', problems: next() }),
+    load({ flag: 'etcd-keyfile', path: options.etcd.keyFile, content: 'key', problems: next() }),
+    load({ flag: 'service-account-signing-key-file', path: options.serviceAccount.signingKeyFile, content: 'key', problems: next() }),
+    load({ flag: 'service-account-key-file', path: options.serviceAccount.keyFile, content: 'public keys', problems: next() }),
   ]);
+  const problems = perFile.flat();
   if (tlsCertPem !== undefined && tlsKeyPem !== undefined && !keyMatches(tlsCertPem, tlsKeyPem)) {
     problems.push(`--tls-private-key-file ${JSON.stringify(options.tlsPrivateKeyFile)} does not match --tls-cert-file ${JSON.stringify(options.tlsCertFile)}`);
   }
@@ -80,5 +92,7 @@ export async function validateFiles(options: Options): Promise<ValidatedFiles> {
   if (etcdCaPem !== undefined) files.etcdCaPem = etcdCaPem;
   if (etcdCertPem !== undefined) files.etcdCertPem = etcdCertPem;
   if (etcdKeyPem !== undefined) files.etcdKeyPem = etcdKeyPem;
+  if (saSigningPem !== undefined) files.serviceAccountSigningKeyPem = saSigningPem;
+  if (saKeyPem !== undefined) files.serviceAccountKeyPem = saKeyPem;
   return files;
 }

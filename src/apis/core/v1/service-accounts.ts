@@ -1,5 +1,6 @@
-// ServiceAccounts: plain metadata holders at this stage; token minting
-// (/token) and the default-account controller come with authentication.
+// ServiceAccounts. The token subresource is added where the signing key is
+// known (main.ts, withTokenRequest); the `default` account of every namespace
+// comes from the namespace-defaults controller.
 import { defineResource } from '../../../registry/define-resource.js';
 import { serviceAccountTable } from './service-accounts-table.js';
 

@@ -8,6 +8,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Codec } from '../codecs/codec.js';
 import { PROTOBUF_MEDIA_TYPE, defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
+import { encodeShared } from '../codecs/shared-encoding.js';
 import { notAcceptable, unsupportedMediaType, type StatusBody } from '../errors/status-error.js';
 import type { TableVersion } from '../registry/table.js';
 
@@ -185,7 +186,7 @@ export function encodeFor(request: FastifyRequest, obj: { apiVersion?: string; k
   });
   const isTable = table !== undefined && obj.kind === 'Table' && obj.apiVersion === `meta.k8s.io/${table}`;
   const contentType = isTable ? `${codec.mediaType};as=Table;v=${table};g=meta.k8s.io` : codec.mediaType;
-  return { contentType, body: codec.encode(obj) };
+  return { contentType, body: encodeShared(codec, obj) };
 }
 
 /**

@@ -6,7 +6,7 @@
 import { StorageError } from '../errors/storage-error.js';
 import type { KubeObject } from '../schema/object.js';
 import type { KV } from './kv.js';
-import { decodeObject, encodeObject, jsonObjectCodec, type ObjectCodec } from './object-store/codec.js';
+import { decodeObject, deepFreeze, encodeObject, jsonObjectCodec, type ObjectCodec } from './object-store/codec.js';
 import { asPrefix, listObjects } from './object-store/list.js';
 import { ensureReached, parseResourceVersion } from './object-store/resource-version.js';
 import { deleteObject, guaranteedUpdate, notFound } from './object-store/update.js';
@@ -42,6 +42,14 @@ export function createObjectStore(opts: ObjectStoreOptions): Storage {
 
 class ObjectStore implements Storage {
   private readonly watches = new Set<StorageWatch>();
+  /**
+   * The object decoded from each stored value still in memory. A KV may hand the
+   * same bytes to every reader of a version (sqlite/latest-cache.ts); those readers
+   * then share one frozen object, so a GET of an unchanged object neither parses
+   * it again nor, through codecs/shared-encoding.ts, encodes it again. Values the
+   * KV no longer holds drop out with them.
+   */
+  private readonly decoded = new WeakMap<Uint8Array, KubeObject>();
   /** What the per-verb modules need. */
   private readonly ctx: { readonly kv: KV; readonly codec: ObjectCodec };
 
@@ -76,7 +84,11 @@ class ObjectStore implements Storage {
     if (!exact && rv !== undefined && rv > 0) await ensureReached(this.kv, rv);
     const entry = await this.kv.get(key, exact ? { revision: rv } : {});
     if (entry === undefined) throw notFound(key);
-    return decodeObject(this.codec, { key, value: entry.value, revision: entry.modRevision });
+    const shared = this.decoded.get(entry.value);
+    if (shared !== undefined && shared.metadata.resourceVersion === String(entry.modRevision)) return shared;
+    const object = deepFreeze(decodeObject(this.codec, { key, value: entry.value, revision: entry.modRevision }));
+    this.decoded.set(entry.value, object);
+    return object;
   }
 
   list(prefix: string, opts: StorageListOptions = {}): Promise<StorageListResult> {

@@ -100,7 +100,11 @@ export interface StorageWatch {
 export interface Storage {
   /** Throws Exists. Returns the stored object with resourceVersion set. */
   create(key: string, obj: KubeObject): Promise<KubeObject>;
-  /** Throws NotFound (also when absent at the requested revision). */
+  /**
+   * Throws NotFound (also when absent at the requested revision). The answer is
+   * deep-frozen and may be the very object other readers of the same stored
+   * version get (STYLE §10: shared objects are frozen; clone before changing).
+   */
   get(key: string, opts?: StorageGetOptions): Promise<KubeObject>;
   /** Lists keys under a prefix ending in "/". */
   list(prefix: string, opts?: StorageListOptions): Promise<StorageListResult>;

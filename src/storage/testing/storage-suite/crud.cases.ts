@@ -52,6 +52,25 @@ export const crudCases: SuiteGroup = {
   group: 'crud',
   cases: [
     {
+      name: 'get answers a frozen object; a write is seen by the next get',
+      run: async ({ storage, key }) => {
+        await storage.create(key('a'), configMap('a', { data: { v: '1' } }));
+        const first = await storage.get(key('a'));
+        expect(Object.isFrozen(first)).toBe(true);
+        expect(Object.isFrozen(first.metadata)).toBe(true);
+        expect(() => {
+          (first.metadata as { name?: string }).name = 'changed';
+        }).toThrow(TypeError);
+        // A backend may share one object between readers of the same version.
+        expect(await storage.get(key('a'))).toEqual(first);
+        const updated = await storage.guaranteedUpdate(key('a'), { tryUpdate: ({ current }) => ({ ...current!, data: { v: '2' } }) });
+        const second = await storage.get(key('a'));
+        expect(dataOf(second)).toEqual({ v: '2' });
+        expect(rvOf(second)).toBe(rvOf(updated.object));
+        expect(dataOf(first)).toEqual({ v: '1' });
+      },
+    },
+    {
       name: 'create returns the stored object with its resourceVersion',
       run: async ({ storage, key }) => {
         const created = await storage.create(key('a'), configMap('a'));

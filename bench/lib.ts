@@ -49,6 +49,25 @@ export async function bestOf(rounds: number, measure: () => Promise<number>): Pr
   return best;
 }
 
+/**
+ * Best of `rounds` for a baseline and the measured side, taken in turns
+ * (baseline, measured, baseline, measured …) so a slow stretch of a shared
+ * machine hits both sides of the ratio.
+ */
+export async function paired(
+  rounds: number,
+  baseline: () => Promise<number>,
+  measured: () => Promise<number>,
+): Promise<{ baseline: number; measured: number }> {
+  let best = { baseline: 0, measured: 0 };
+  for (let r = 0; r < rounds; r++) {
+    const b = await baseline();
+    const m = await measured();
+    best = { baseline: Math.max(best.baseline, b), measured: Math.max(best.measured, m) };
+  }
+  return best;
+}
+
 export function ratioRow(row: Omit<BenchRow, 'ratio' | 'pass'> & { minRatio?: number }): BenchRow {
   const ratio = row.baseline === 0 ? 0 : row.measured / row.baseline;
   const { minRatio, ...rest } = row;

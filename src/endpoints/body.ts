@@ -1,13 +1,15 @@
 // Request bodies: raw bytes (the installer's content-type parser) -> the codec the
 // Content-Type names -> a JSON-shaped object checked the way kube's decoder checks
-// it (an object, the endpoint's apiVersion and kind, metadata an object) ->
-// fieldValidation: Strict refuses unknown fields, Warn reports them as warnings,
-// and every mode drops them, as decoding into Go structs does.
+// it (an object, the endpoint's apiVersion and kind, metadata an object) -> the
+// typed walk of the schema (wrong JSON types are the decoder's 400) with
+// fieldValidation: Strict refuses unknown and duplicate fields, Warn reports them
+// as warnings, and every mode drops unknown fields, as decoding into Go structs does.
 import type { FastifyRequest } from 'fastify';
 import type { DecodeOptions } from '../codecs/codec.js';
-import { badRequest } from '../errors/status-error.js';
+import { badRequest, type StatusError } from '../errors/status-error.js';
 import type { ResourceDefinition } from '../registry/define-resource.js';
 import { apiVersionOf, type KubeObject } from '../schema/object.js';
+import { isSchemaTypeError } from '../schema/typed.js';
 import type { FieldValidation } from './handlers/options.js';
 import type { HandlerScope } from './handlers/scope.js';
 import { negotiateInput } from './negotiation.js';
@@ -59,7 +61,7 @@ export function checkTypeMeta(obj: unknown, def: ResourceDefinition): KubeObject
   }
   if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
   if (!isObject(obj.metadata)) {
-    throw badRequest(`${def.kind} in version ${JSON.stringify(def.version)} cannot be handled as a ${def.kind}: json: cannot unmarshal ${goTypeName(obj.metadata)} into Go struct field ${def.kind}.metadata of type v1.ObjectMeta`);
+    throw undecodable(def, `json: cannot unmarshal ${goTypeName(obj.metadata)} into Go struct field ${def.kind}.metadata of type v1.ObjectMeta`);
   }
   return obj as KubeObject;
 }
@@ -71,33 +73,77 @@ function pathSegments(p: string): (string | number)[] {
   return out;
 }
 
+/** Removes an unknown field, by own properties only (its name may be `__proto__`). */
 function dropPath(obj: unknown, p: string): void {
   const segs = pathSegments(p);
   let cur: unknown = obj;
   for (const s of segs.slice(0, -1)) {
-    if (cur === null || typeof cur !== 'object') return;
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, s)) return;
     cur = (cur as Record<string | number, unknown>)[s];
   }
   const last = segs[segs.length - 1];
-  if (last !== undefined && cur !== null && typeof cur === 'object' && !Array.isArray(cur)) delete (cur as Record<string, unknown>)[last];
+  if (last !== undefined && cur !== null && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, last)) {
+    delete (cur as Record<string, unknown>)[last];
+  }
 }
 
-/** Applies fieldValidation; returns the warnings to send (Warn). */
-export function applyFieldValidation(obj: KubeObject, opts: { mode: FieldValidation; scope: Pick<HandlerScope, 'unknownFields' | 'definition'> }): string[] {
-  // Ignore still walks: typed decoding drops unknown fields in every mode, so they are never stored.
-  const unknown = opts.scope.unknownFields(opts.scope.definition, obj);
-  if (unknown.length === 0) return [];
-  const texts = unknown.map((f) => `unknown field ${JSON.stringify(f)}`);
-  if (opts.mode === 'Strict') throw badRequest(`strict decoding error: ${texts.join(', ')}`);
+export interface SchemaCheckOptions {
+  readonly mode: FieldValidation;
+  readonly scope: Pick<HandlerScope, 'checkSchema' | 'definition'>;
+  /** What the codec found under strict decoding (duplicate fields), reported with the unknown fields. */
+  readonly strictErrors?: readonly string[];
+  /** How this verb reports a value of the wrong type (create/update: 400; patch: 422 on `patch`). */
+  readonly typeError: (detail: string) => StatusError;
+  /** How this verb reports a Strict failure. */
+  readonly strictError: (detail: string) => StatusError;
+}
+
+/**
+ * Typed decoding and fieldValidation in one walk of the schema: a wrong type is the
+ * decoder's error whatever the mode (it trumps strict errors, as in kube); Strict
+ * refuses unknown and duplicate fields; Warn reports them; every mode drops unknown
+ * fields, as decoding into Go structs does. Answers the warnings to send.
+ */
+export function checkSchema(obj: KubeObject, opts: SchemaCheckOptions): string[] {
+  let unknown: readonly string[];
+  try {
+    unknown = opts.scope.checkSchema(opts.scope.definition, obj).unknownFields;
+  } catch (err) {
+    if (isSchemaTypeError(err)) throw opts.typeError(err.detail);
+    throw err;
+  }
+  const texts = [...unknown.map((f) => `unknown field ${JSON.stringify(f)}`), ...(opts.strictErrors ?? [])];
+  if (texts.length === 0 || opts.mode === 'Ignore') {
+    for (const f of unknown) dropPath(obj, f);
+    return [];
+  }
+  if (opts.mode === 'Strict') throw opts.strictError(`strict decoding error: ${texts.join(', ')}`);
   for (const f of unknown) dropPath(obj, f);
-  return opts.mode === 'Warn' ? texts : [];
+  return texts;
+}
+
+/** kube's create/update decode failure: `<Kind> in version "<v>" cannot be handled as a <Kind>: <why>`. */
+export function undecodable(def: Pick<ResourceDefinition, 'kind' | 'version'>, detail: string): StatusError {
+  return badRequest(`${def.kind} in version ${JSON.stringify(def.version)} cannot be handled as a ${def.kind}: ${detail}`);
 }
 
 /** The whole body pipeline for create and update. */
 export function decodeObjectBody(request: FastifyRequest, opts: { scope: HandlerScope; fieldValidation: FieldValidation }): { object: KubeObject; warnings: string[] } {
   const def = opts.scope.definition;
-  const decoded = decodeBody(request, opts.scope, { expected: { group: def.group, version: def.version, kind: def.kind } });
+  // Duplicate fields are only looked for when someone will hear of them.
+  const strictErrors: string[] | undefined = opts.fieldValidation === 'Ignore' ? undefined : [];
+  const decoded = decodeBody(request, opts.scope, {
+    expected: { group: def.group, version: def.version, kind: def.kind },
+    ...(strictErrors === undefined ? {} : { strictErrors }),
+  });
   const object = checkTypeMeta(decoded, def);
-  const warnings = applyFieldValidation(object, { mode: opts.fieldValidation, scope: opts.scope });
+  const fail = (detail: string) => undecodable(def, detail);
+  const warnings = checkSchema(object, {
+    mode: opts.fieldValidation,
+    scope: opts.scope,
+    ...(strictErrors === undefined ? {} : { strictErrors }),
+    typeError: fail,
+    strictError: fail,
+  });
   return { object, warnings };
 }

@@ -11,7 +11,8 @@ import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { methodNotSupported, requestEntityTooLarge } from '../errors/status-error.js';
 import type { ResourceDefinition, Verb } from '../registry/define-resource.js';
 import type { Registry } from '../registry/registry.js';
-import { findUnknownFields } from '../schema/unknown-fields.js';
+import { builtinDefinitions } from '../schema/definitions.js';
+import { checkTyped } from '../schema/typed.js';
 import type { RequestInfo } from './context.js';
 import { createHandler } from './handlers/create.js';
 import { deleteCollectionHandler, deleteHandler } from './handlers/delete.js';
@@ -20,7 +21,7 @@ import { listHandler } from './handlers/list.js';
 import { patchHandler } from './handlers/patch.js';
 import { subresourceCreateHandler, subresourceGetHandler, subresourceType, subresourceUpdateHandler } from './handlers/subresource.js';
 import { subresourcePatchHandler } from './handlers/subresource-patch.js';
-import type { Handler, UnknownFieldFinder } from './handlers/scope.js';
+import type { Handler, SchemaChecker } from './handlers/scope.js';
 import { updateHandler } from './handlers/update.js';
 import { watchHandler } from './handlers/watch.js';
 import { negotiateOutput, isPretty } from './negotiation.js';
@@ -33,8 +34,8 @@ export interface InstallOptions {
   readonly registry: Registry;
   readonly resources: readonly ResourceDefinition[];
   readonly codecs?: CodecRegistry;
-  /** Default: the built-in OpenAPI table (schema/unknown-fields.ts). */
-  readonly unknownFields?: UnknownFieldFinder;
+  /** Default: typed decoding against the built-in OpenAPI table (schema/typed.ts). */
+  readonly checkSchema?: SchemaChecker;
   /** --min-request-timeout: watches without timeoutSeconds last this long times [1, 2). Default 1800. */
   readonly minRequestTimeoutSeconds?: number;
 }
@@ -126,7 +127,7 @@ function notFound(reply: FastifyReply): FastifyReply {
 export function installResources(app: FastifyInstance, opts: InstallOptions): void {
   const codecs = opts.codecs ?? defaultCodecs;
   const minRequestTimeoutSeconds = opts.minRequestTimeoutSeconds ?? 1800;
-  const unknownFields: UnknownFieldFinder = opts.unknownFields ?? ((def, obj) => findUnknownFields(def.schemaName, obj));
+  const checkSchema: SchemaChecker = opts.checkSchema ?? ((def, obj) => checkTyped(def.schemaName, obj, builtinDefinitions));
   const definitions = new Map<string, ResourceDefinition>();
   for (const def of opts.resources) definitions.set(resourceKey(def.group, def.version, def.plural), def);
 
@@ -152,7 +153,7 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
     negotiateOutput({ accept: request.headers.accept, pretty: isPretty(request.query), codecs, type });
     const q = request.url.indexOf('?');
     const query = q < 0 ? NO_QUERY : new URLSearchParams(request.url.slice(q + 1));
-    return handler(request, reply, { definition: def, store: opts.registry.store(def), codecs, unknownFields, info, query, namespace, minRequestTimeoutSeconds });
+    return handler(request, reply, { definition: def, store: opts.registry.store(def), codecs, checkSchema, info, query, namespace, minRequestTimeoutSeconds });
   }
 
   void app.register(async (scope) => {

@@ -4,70 +4,12 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:http2';
-import { request } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import yaml from 'js-yaml';
 import { issueClientCertificate } from '../../src/auth/pki/issue.js';
 import { startKapi, type RunningKapi } from './support/server.js';
-
-interface Credentials {
-  ca: Buffer;
-  cert?: Buffer | string;
-  key?: Buffer | string;
-}
-
-function adminCredentials(kubeconfigPath: string): Required<Credentials> {
-  const cfg = yaml.load(readFileSync(kubeconfigPath, 'utf8')) as {
-    clusters: { cluster: Record<string, string> }[];
-    users: { user: Record<string, string> }[];
-  };
-  const b64 = (s: string | undefined) => Buffer.from(s ?? '', 'base64');
-  return {
-    ca: b64(cfg.clusters[0]!.cluster['certificate-authority-data']),
-    cert: b64(cfg.users[0]!.user['client-certificate-data']),
-    key: b64(cfg.users[0]!.user['client-key-data']),
-  };
-}
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-  json(): any;
-}
-
-function call(
-  server: RunningKapi,
-  creds: Credentials,
-  opts: { method?: string; path: string; body?: Buffer | string; headers?: Record<string, string> },
-): Promise<Answer> {
-  return new Promise((ok, fail) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: server.port,
-        method: opts.method ?? 'GET',
-        path: opts.path,
-        ca: creds.ca,
-        ...(creds.cert === undefined ? {} : { cert: creds.cert, key: creds.key }),
-        headers: opts.headers ?? {},
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const body = Buffer.concat(chunks);
-          ok({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString()) });
-        });
-      },
-    );
-    req.on('error', fail);
-    req.end(opts.body);
-  });
-}
+import { adminCredentials, call, type Credentials } from './support/http.js';
 
 describe('a default server', () => {
   let server: RunningKapi;

@@ -13,7 +13,7 @@ import { createRegistry, type Registry } from '../../src/registry/registry.js';
 import type { Storage } from '../../src/storage/storage.js';
 import { openMemoryKv } from '../../src/storage/memory/memory-kv.js';
 import { createObjectStore } from '../../src/storage/object-store.js';
-import { exampleResources, exampleUnknownFields, testNamespaces } from '../support/example-group.js';
+import { exampleResources, exampleCheckSchema, testNamespaces } from '../support/example-group.js';
 
 export const ADMIN: UserInfo = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 export const NOW = new Date('2026-01-02T03:04:05.678Z');
@@ -60,7 +60,7 @@ export async function createHarness(opts: { namespaces?: readonly string[] } = {
     const encoded = encodeStatusFor(request, status.toStatus());
     return reply.code(404).header('Content-Type', encoded.contentType).send(encoded.body);
   });
-  installResources(app, { registry, resources: exampleResources, unknownFields: exampleUnknownFields });
+  installResources(app, { registry, resources: exampleResources, checkSchema: exampleCheckSchema });
   await app.ready();
   return { app, registry, storage, close: async () => { await app.close(); await storage.close(); } };
 }

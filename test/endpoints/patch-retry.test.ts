@@ -10,7 +10,7 @@ import { resolveRequestInfo } from '../../src/endpoints/request-info.js';
 import { conflict, isStatusError } from '../../src/errors/status-error.js';
 import type { ResourceStore, UpdateOptions } from '../../src/registry/store/types.js';
 import type { KubeObject } from '../../src/schema/object.js';
-import { exampleUnknownFields, widgets } from '../support/example-group.js';
+import { exampleCheckSchema, widgets } from '../support/example-group.js';
 
 const URL = '/apis/example.test/v1/namespaces/default/widgets/w';
 const widget = (rv: string, size: number): KubeObject => ({ apiVersion: 'example.test/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default', resourceVersion: rv }, spec: { size } });
@@ -50,7 +50,7 @@ async function serve(store: ResourceStore): Promise<FastifyInstance> {
   });
   a.setErrorHandler((err, _request, reply) => (isStatusError(err) ? reply.code(err.code).send(err.toStatus()) : reply.code(500).send(String(err))));
   a.patch('/apis/*', async (request, reply) => {
-    const scope: HandlerScope = { definition: widgets, store, codecs: defaultCodecs, unknownFields: exampleUnknownFields, info: request.kapi.info, query: new URLSearchParams(request.url.split('?')[1] ?? ''), namespace: 'default', minRequestTimeoutSeconds: 1800 };
+    const scope: HandlerScope = { definition: widgets, store, codecs: defaultCodecs, checkSchema: exampleCheckSchema, info: request.kapi.info, query: new URLSearchParams(request.url.split('?')[1] ?? ''), namespace: 'default', minRequestTimeoutSeconds: 1800 };
     return patchHandler(request, reply, scope);
   });
   await a.ready();

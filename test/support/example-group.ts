@@ -8,7 +8,7 @@
 import { invalidValue, path, type FieldError } from '../../src/errors/field-errors.js';
 import { defineResource, type ResourceDefinition } from '../../src/registry/define-resource.js';
 import { builtinDefinitions, type Definitions } from '../../src/schema/definitions.js';
-import { findUnknownFields } from '../../src/schema/unknown-fields.js';
+import { checkTyped, type TypedCheck } from '../../src/schema/typed.js';
 import type { KubeObject } from '../../src/schema/object.js';
 
 const GROUP = 'example.test';
@@ -96,6 +96,6 @@ export const exampleDefinitions: Definitions = {
   'test.example.v1.Gadget': { type: 'object', properties: { ...typeMeta, data: { type: 'object', additionalProperties: { type: 'string' } } } },
 };
 
-export function exampleUnknownFields(def: ResourceDefinition, obj: unknown): string[] {
-  return findUnknownFields(def.schemaName, obj, { definitions: exampleDefinitions });
+export function exampleCheckSchema(def: ResourceDefinition, obj: unknown): TypedCheck {
+  return checkTyped(def.schemaName, obj, exampleDefinitions);
 }

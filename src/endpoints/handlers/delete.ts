@@ -6,6 +6,8 @@ import { badRequest } from '../../errors/status-error.js';
 import { invalidValue, notSupported, path, type FieldError } from '../../errors/field-errors.js';
 import type { Preconditions } from '../../storage/storage.js';
 import type { PropagationPolicy } from '../../registry/store/types.js';
+import { builtinDefinitions } from '../../schema/definitions.js';
+import { checkTyped, isSchemaTypeError } from '../../schema/typed.js';
 import { decodeBody, rawBody } from '../body.js';
 import { listOptionsFrom } from './list.js';
 import { intParam, invalidOptions, validateDryRun } from './options.js';
@@ -20,12 +22,20 @@ interface ParsedDeleteOptions {
 }
 
 const POLICIES: readonly string[] = ['Foreground', 'Background', 'Orphan'];
+const DELETE_OPTIONS = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
 
 function bodyOptions(request: FastifyRequest, scope: HandlerScope): Record<string, unknown> {
   if (rawBody(request).length === 0) return {};
   const decoded = decodeBody(request, scope, { expected: { group: '', version: 'v1', kind: 'DeleteOptions' } });
   if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
     throw badRequest('the body of the request could not be decoded as DeleteOptions');
+  }
+  // Typed like every other body; kube answers its decoder's error here as a 500, a client's mistake is a 400.
+  try {
+    checkTyped(DELETE_OPTIONS, decoded, builtinDefinitions);
+  } catch (err) {
+    if (isSchemaTypeError(err)) throw badRequest(err.detail);
+    throw err;
   }
   return decoded as Record<string, unknown>;
 }

@@ -15,7 +15,7 @@ import { decodePatch, hasPatchMeta, isJsonMap, PATCH_MEDIA_TYPES, patchTypeForMe
 import { patchedObjectInvalid } from '../../patch/errors.js';
 import { goJsonType } from '../../patch/json.js';
 import { apiVersionOf, type KubeObject } from '../../schema/object.js';
-import { applyFieldValidation, rawBody } from '../body.js';
+import { checkSchema, rawBody } from '../body.js';
 import { invalidOptions, parseWriteOptions, type FieldValidation } from './options.js';
 import { addWarnings, respond, userOf, writeScopeOf, type Handler, type HandlerScope } from './scope.js';
 
@@ -82,20 +82,14 @@ function decodePatched(patched: Json, opts: { patch: Patch; def: ResourceDefinit
 }
 
 /**
- * fieldValidation on the patched object. Unlike create and update, kube reports a
- * Strict failure of a patch as 422 Invalid on `patch`; Warn and Ignore drop the
+ * Typed decoding and fieldValidation of the patched object. kube decodes the result
+ * of a patch into the kind's Go type and reports what fails, a wrong type or (under
+ * Strict) an unknown field, as 422 Invalid on `patch`; Warn and Ignore drop the
  * unknown fields as decoding into Go structs does.
  */
 function validateFields(obj: KubeObject, opts: { patched: Json; patch: Patch; mode: FieldValidation; scope: HandlerScope }): string[] {
-  if (opts.mode === 'Strict') {
-    const unknown = opts.scope.unknownFields(opts.scope.definition, obj);
-    if (unknown.length > 0) {
-      const texts = unknown.map((f) => `unknown field ${JSON.stringify(f)}`).join(', ');
-      throw patchedObjectInvalid({ value: opts.patch.invalidValue(opts.patched), detail: `strict decoding error: ${texts}` });
-    }
-    return [];
-  }
-  return applyFieldValidation(obj, { mode: opts.mode, scope: opts.scope });
+  const fail = (detail: string) => patchedObjectInvalid({ value: opts.patch.invalidValue(opts.patched), detail });
+  return checkSchema(obj, { mode: opts.mode, scope: opts.scope, typeError: fail, strictError: fail });
 }
 
 /** Conflicts are retried only when the patch did not pin the resourceVersion itself. */

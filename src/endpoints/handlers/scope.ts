@@ -5,18 +5,24 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CodecRegistry } from '../../codecs/registry.js';
 import type { ResourceDefinition, UserInfo } from '../../registry/define-resource.js';
 import type { ResourceStore, WriteScope } from '../../registry/store/types.js';
+import type { TypedCheck } from '../../schema/typed.js';
 import type { RequestInfo } from '../context.js';
 import { encodeFor } from '../negotiation.js';
 import type { WriteOptions } from './options.js';
 
-/** Unknown-field detection for fieldValidation (schema/unknown-fields by default). */
-export type UnknownFieldFinder = (definition: ResourceDefinition, obj: unknown) => string[];
+/**
+ * Typed decoding of a body against the definition's schema (schema/typed over the
+ * built-in table by default; test groups and CRDs pass their own table): throws
+ * SchemaTypeError for a value of the wrong type, normalizes nulls, answers the
+ * unknown fields.
+ */
+export type SchemaChecker = (definition: ResourceDefinition, obj: unknown) => TypedCheck;
 
 export interface HandlerScope {
   readonly definition: ResourceDefinition;
   readonly store: ResourceStore;
   readonly codecs: CodecRegistry;
-  readonly unknownFields: UnknownFieldFinder;
+  readonly checkSchema: SchemaChecker;
   readonly info: RequestInfo;
   readonly query: URLSearchParams;
   /** The namespace the request addresses ('' for cluster-scoped kinds and all-namespace lists). */

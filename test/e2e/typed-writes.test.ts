@@ -1,0 +1,117 @@
+// Issue #8 item 3 over real sockets: a write whose values have the wrong JSON type
+// is refused before anything is stored (create and update: 400 with the decoder's
+// text; patches: 422 on `patch`), in JSON and YAML, and prototype-named keys are
+// ordinary undeclared fields. Each row checks the answer and the stored state.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { adminCredentials, call, type Answer, type Credentials } from './support/http.js';
+import { startKapi, type RunningKapi } from './support/server.js';
+
+const NS = '/api/v1/namespaces/default';
+const CMS = `${NS}/configmaps`;
+
+interface Case {
+  readonly name: string;
+  readonly method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Relative to the config map collection. */
+  readonly path: string;
+  readonly contentType?: string;
+  readonly body: string;
+  readonly want: { readonly code: number; readonly reason: string; readonly message: string | RegExp };
+  /** A config map that must not exist afterwards. */
+  readonly absent?: string;
+}
+
+const cm = (metadata: object, rest: object = {}) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata, ...rest });
+const refused = (detail: string) => `ConfigMap in version "v1" cannot be handled as a ConfigMap: ${detail}`;
+
+const cases: Case[] = [
+  { name: 'POST name as a number', method: 'POST', path: '', body: cm({ name: 15 }), want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string') } },
+  { name: 'POST name as an array', method: 'POST', path: '', body: cm({ name: ['n-arr'] }), want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal array into Go struct field ObjectMeta.metadata.name of type string') } },
+  { name: 'POST name as a boolean', method: 'POST', path: '', body: cm({ name: true }), want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.name of type string') } },
+  { name: 'POST labels as an array', method: 'POST', path: '', body: cm({ name: 'l-arr', labels: ['a'] }), want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string') }, absent: 'l-arr' },
+  { name: 'POST a label value as a number', method: 'POST', path: '', body: cm({ name: 'l-num', labels: { a: 1 } }), want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string') }, absent: 'l-num' },
+  { name: 'POST {"toString":"a"} as a label value', method: 'POST', path: '', body: cm({ name: 'l-obj', labels: { a: { toString: 'a' } } }), want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal object into Go struct field ObjectMeta.metadata.labels of type string') }, absent: 'l-obj' },
+  { name: 'POST data as an array', method: 'POST', path: '', body: cm({ name: 'd-arr' }, { data: ['a'] }), want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string') }, absent: 'd-arr' },
+  { name: 'POST finalizers as a string', method: 'POST', path: '', body: cm({ name: 'f-str', finalizers: 'a' }), want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal string into Go struct field ObjectMeta.metadata.finalizers of type []string') }, absent: 'f-str' },
+  { name: 'POST finalizers: [1]', method: 'POST', path: '', body: cm({ name: 'f-num', finalizers: [1] }), want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal number into Go struct field ObjectMeta.metadata.finalizers of type string') }, absent: 'f-num' },
+  { name: 'POST ownerReferences as an object', method: 'POST', path: '', body: cm({ name: 'o-obj', ownerReferences: {} }), want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal object into Go struct field ObjectMeta.metadata.ownerReferences of type []v1.OwnerReference') }, absent: 'o-obj' },
+  { name: 'POST ownerReferences: [{"apiVersion":1}]', method: 'POST', path: '', body: cm({ name: 'o-num', ownerReferences: [{ apiVersion: 1 }] }), want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal number into Go struct field OwnerReference.metadata.ownerReferences.apiVersion of type string') }, absent: 'o-num' },
+  { name: 'POST YAML name: 0o17', method: 'POST', path: '', contentType: 'application/yaml', body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 0o17\n', want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string') } },
+  { name: 'POST YAML labels as a list', method: 'POST', path: '', contentType: 'application/yaml', body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y-arr\n  labels:\n  - a\n', want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string') }, absent: 'y-arr' },
+  { name: 'POST prototype-named fields under Strict', method: 'POST', path: '?fieldValidation=Strict', body: cm({ name: 'p-strict', toString: 'x' }, { constructor: { a: 1 } }), want: { code: 400, reason: 'BadRequest', message: refused('strict decoding error: unknown field "metadata.toString", unknown field "constructor"') }, absent: 'p-strict' },
+  { name: 'PUT data as an array', method: 'PUT', path: '/target', body: cm({ name: 'target' }, { data: [1] }), want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string') } },
+  { name: 'merge patch: data as an array', method: 'PATCH', path: '/target', contentType: 'application/merge-patch+json', body: '{"data":[1]}', want: { code: 422, reason: 'Invalid', message: /patch: Invalid value: ".*": json: cannot unmarshal array into Go struct field ConfigMap\.data of type map\[string\]string$/ } },
+  { name: 'merge patch: a label value as a number', method: 'PATCH', path: '/target', contentType: 'application/merge-patch+json', body: '{"metadata":{"labels":{"a":1}}}', want: { code: 422, reason: 'Invalid', message: /json: cannot unmarshal number into Go struct field ObjectMeta\.metadata\.labels of type string$/ } },
+  { name: 'JSON patch: finalizers as a string', method: 'PATCH', path: '/target', contentType: 'application/json-patch+json', body: '[{"op":"add","path":"/metadata/finalizers","value":"x"}]', want: { code: 422, reason: 'Invalid', message: /json: cannot unmarshal string into Go struct field ObjectMeta\.metadata\.finalizers of type \[\]string$/ } },
+  { name: 'strategic merge patch: name as a number', method: 'PATCH', path: '/target', contentType: 'application/strategic-merge-patch+json', body: '{"metadata":{"annotations":{"a":true}}}', want: { code: 422, reason: 'Invalid', message: /json: cannot unmarshal bool into Go struct field ObjectMeta\.metadata\.annotations of type string$/ } },
+  { name: 'DELETE with gracePeriodSeconds as text', method: 'DELETE', path: '/target', body: '{"gracePeriodSeconds":"5"}', want: { code: 400, reason: 'BadRequest', message: 'json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64' } },
+];
+
+describe('typed writes', () => {
+  let server: RunningKapi;
+  let admin: Required<Credentials>;
+  const send = (opts: { method?: string; path: string; body?: string; contentType?: string }): Promise<Answer> =>
+    call(server, admin, {
+      ...(opts.method === undefined ? {} : { method: opts.method }),
+      path: opts.path,
+      ...(opts.body === undefined ? {} : { body: opts.body }),
+      headers: { 'content-type': opts.contentType ?? 'application/json', accept: 'application/json' },
+    });
+
+  beforeAll(async () => {
+    server = await startKapi();
+    admin = adminCredentials(server.kubeconfig);
+    const created = await send({ method: 'POST', path: CMS, body: cm({ name: 'target', labels: { keep: 'me' } }, { data: { k: 'v' } }) });
+    expect(created.status).toBe(201);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  for (const c of cases) {
+    test(c.name, async () => {
+      const res = await send({ method: c.method, path: `${CMS}${c.path}`, body: c.body, ...(c.contentType === undefined ? {} : { contentType: c.contentType }) });
+      expect(res.status).toBe(c.want.code);
+      const status = res.json();
+      expect(status).toMatchObject({ kind: 'Status', status: 'Failure', code: c.want.code, reason: c.want.reason });
+      if (typeof c.want.message === 'string') expect(status.message).toBe(c.want.message);
+      else expect(status.message).toMatch(c.want.message);
+      if (c.absent !== undefined) expect((await send({ path: `${CMS}/${c.absent}` })).status).toBe(404);
+    });
+  }
+
+  test('the target config map is unchanged by every refused write', async () => {
+    const res = await send({ path: `${CMS}/target` });
+    expect(res.status).toBe(200);
+    expect(res.json().data).toEqual({ k: 'v' });
+    expect(res.json().metadata.labels).toEqual({ keep: 'me' });
+    expect(res.json().metadata.finalizers).toBeUndefined();
+  });
+
+  test('prototype-named keys are ordinary data: dropped as unknown fields, kept as map keys', async () => {
+    const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"proto","labels":{"toString":"a","constructor":"b"}},"toString":{"x":1},"valueOf":[1],"__proto__":{"polluted":1},"data":{"__proto__":"p","valueOf":"v"}}';
+    const created = await send({ method: 'POST', path: `${CMS}?fieldValidation=Warn`, body });
+    expect(created.status).toBe(201);
+    const warning = String(created.headers.warning ?? '');
+    for (const f of ['toString', 'valueOf', '__proto__']) expect(warning).toContain(`unknown field \\"${f}\\"`);
+    const stored = await send({ path: `${CMS}/proto` });
+    expect(stored.status).toBe(200);
+    const text = stored.body.toString();
+    const obj = JSON.parse(text);
+    expect(Object.keys(obj).sort()).toEqual(['apiVersion', 'data', 'kind', 'metadata']);
+    expect(obj.metadata.labels).toEqual({ toString: 'a', constructor: 'b' });
+    expect(text).toContain('"__proto__":"p"');
+    expect(Object.getOwnPropertyDescriptor(obj.data, '__proto__')?.value).toBe('p');
+    // The server still answers normally afterwards (a polluted prototype would break it).
+    expect((await send({ path: `${CMS}/target` })).status).toBe(200);
+  });
+
+  test('nulls are what Go makes of them', async () => {
+    const created = await send({ method: 'POST', path: CMS, body: cm({ name: 'nulls', labels: { a: null }, finalizers: null, annotations: null }, { data: { k: null } }) });
+    expect(created.status).toBe(201);
+    const obj = created.json();
+    expect(obj.metadata.labels).toEqual({ a: '' });
+    expect(obj.metadata.finalizers).toBeUndefined();
+    expect(obj.data).toEqual({ k: '' });
+  });
+});

@@ -6,6 +6,7 @@
 // (kubectl-wire §0.8). An error after the stream started is an ERROR event. With a
 // Table Accept (kubectl get -w) each event's object is a one-row Table and only the
 // first carries columnDefinitions, as kube's watch encoder does (kubectl-wire §2.3).
+// A watcher that stops reading is cut off once MAX_UNREAD_WATCH_BYTES are queued.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { forbiddenField, path } from '../../errors/field-errors.js';
 import { isStatusError, internal } from '../../errors/status-error.js';
@@ -18,6 +19,20 @@ import { userOf, type Handler, type HandlerScope } from './scope.js';
 
 /** Progress from storage can follow every commit; bookmarks need not. */
 const BOOKMARK_INTERVAL_MS = 10_000;
+
+/**
+ * Bytes a watcher may leave unread before it is cut off. A client that stops
+ * reading would otherwise make the server hold every later event in socket buffers
+ * outside the heap; like kube's cacher with an unresponsive watcher, the stream is
+ * ended instead and the client re-watches from its last resourceVersion.
+ */
+export const MAX_UNREAD_WATCH_BYTES = 4 * 1024 * 1024;
+
+/** What is queued for the client and not yet taken by it (HTTP/1.1 socket or HTTP/2 stream). */
+function unreadBytes(raw: FastifyReply['raw']): number {
+  const stream = (raw as { stream?: { writableLength?: number } }).stream;
+  return stream?.writableLength ?? (raw as { writableLength?: number }).writableLength ?? 0;
+}
 
 function namePredicate(name: string, inner: ObjectPredicate | undefined): ObjectPredicate {
   return (obj) => obj.metadata.name === name && (inner === undefined || inner(obj));
@@ -56,10 +71,15 @@ export const watchHandler: Handler = async (request, reply, scope: HandlerScope)
   const buffered: string[] = [];
   let started = false;
   let ended = false;
+  let finish = (): void => undefined;
   const write = (text: string): void => {
     if (ended) return;
-    if (started) reply.raw.write(text);
-    else buffered.push(text);
+    if (!started) {
+      buffered.push(text);
+      return;
+    }
+    reply.raw.write(text);
+    if (unreadBytes(reply.raw) > MAX_UNREAD_WATCH_BYTES) finish();
   };
   const table = tableOptionsFor(request, scope);
   let headersSent = false;
@@ -82,7 +102,6 @@ export const watchHandler: Handler = async (request, reply, scope: HandlerScope)
     write(frame({ type: 'BOOKMARK', object: rows }));
   };
 
-  let finish = (): void => undefined;
   const onError = (err: unknown): void => {
     const status = isStatusError(err) ? err : internal(err);
     write(frame({ type: 'ERROR', object: status.toStatus() }));

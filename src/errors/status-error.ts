@@ -143,7 +143,8 @@ export function conflict(gr: GroupResource, name: string, why: string = CONFLICT
 /** 422 Invalid; `details.kind` is the Kind (not the resource), as apimachinery does. */
 export function invalid(gk: { group: string; kind: string }, name: string, errors: readonly FieldError[]): StatusError {
   const qualifiedKind = gk.group === '' ? gk.kind : `${gk.kind}.${gk.group}`;
-  const causes = errors.map((e) => ({ reason: e.type, message: e.message, field: e.field }));
+  // A cause carries the error's body without its field, which is the cause's own field (apimachinery's ErrorBody).
+  const causes = errors.map((e) => ({ reason: e.type, message: e.field !== '' && e.message.startsWith(`${e.field}: `) ? e.message.slice(e.field.length + 2) : e.message, field: e.field }));
   const summary =
     errors.length === 0
       ? ''

@@ -53,8 +53,8 @@ const cases: { name: string; err: errors.StatusError; want: object }[] = [
         name: 'web',
         kind: 'Pod',
         causes: [
-          { reason: 'FieldValueRequired', message: 'spec.containers: Required value', field: 'spec.containers' },
-          { reason: 'FieldValueInvalid', message: 'metadata.name: Invalid value: "Web": bad', field: 'metadata.name' },
+          { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers' },
+          { reason: 'FieldValueInvalid', message: 'Invalid value: "Web": bad', field: 'metadata.name' },
         ],
       },
       code: 422,

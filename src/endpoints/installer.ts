@@ -25,7 +25,7 @@ import type { Handler, SchemaChecker } from './handlers/scope.js';
 import { updateHandler } from './handlers/update.js';
 import { watchHandler } from './handlers/watch.js';
 import { negotiateOutput, isPretty } from './negotiation.js';
-import { resolveRequestInfo } from './request-info.js';
+import { pathProblem, resolveRequestInfo } from './request-info.js';
 
 /** kube-apiserver's default --max-request-bytes for a request body. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -133,6 +133,9 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
 
   async function dispatch(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const info = request.kapi?.info ?? resolveRequestInfo(request.method, request.url);
+    // The request-info filter refuses these first; without the chain (inject tests) this does.
+    const problem = request.kapi === undefined ? pathProblem(request.url, info) : undefined;
+    if (problem !== undefined) throw problem;
     const def = info.isResourceRequest ? definitions.get(resourceKey(info.apiGroup, info.apiVersion, info.resource)) : undefined;
     // The core group lives under /api only, every other group under /apis only.
     if (def === undefined || (info.apiPrefix === 'api') !== (def.group === '')) return notFound(reply);

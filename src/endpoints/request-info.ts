@@ -3,6 +3,7 @@
 // installer's dispatch all read the result, so it must agree with kube-apiserver's
 // RequestInfoFactory (k8s.io/apiserver/pkg/endpoints/request/requestinfo.go) for
 // every URL shape, including the odd ones (legacy /watch/ paths, namespaces/<ns>/status).
+import { StatusError, badRequest } from '../errors/status-error.js';
 import type { RequestInfo, RequestVerb } from './context.js';
 
 const API_PREFIXES = new Set(['api', 'apis']);
@@ -30,15 +31,29 @@ function nonResourceVerb(method: string): RequestVerb {
   return NON_RESOURCE_VERBS.has(lower) ? (lower as RequestVerb) : 'get';
 }
 
+/** kube's splitPath: leading and trailing slashes trimmed, every other slash splits (empty segments kept). */
 function splitPath(path: string): string[] {
   let start = 0;
   let end = path.length;
   while (start < end && path.charCodeAt(start) === 0x2f) start++;
   while (end > start && path.charCodeAt(end - 1) === 0x2f) end--;
   if (start === end) return [];
-  const parts = path.slice(start, end).split('/');
+  return path.slice(start, end).split('/');
+}
+
+/**
+ * The path as Go's net/http hands it to kube-apiserver (req.URL.Path): percent-escapes
+ * decoded before the path is split, so `%2F` separates segments and `%2e%2e` is `..`.
+ * Undefined for a malformed escape (Go refuses those with 400 before any handler).
+ */
+function decodePath(path: string): string | undefined {
   // Most paths carry no escapes; decoding is needed only where a '%' appears.
-  return path.includes('%') ? parts.map(decodeSegment) : parts;
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** apimachinery's bool query conversion: only "", "0" and "false" (any case) are false. */
@@ -76,18 +91,12 @@ function nonResource(path: string, method: string): RequestInfo {
   };
 }
 
-function decodeSegment(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
 /** Resolves method + URL (path and query) into the apiserver's RequestInfo. */
 export function resolveRequestInfo(method: string, url: string): RequestInfo {
   const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
+  const rawPath = q < 0 ? url : url.slice(0, q);
+  // A malformed escape keeps the raw path: pathProblem refuses it, nothing routes on it.
+  const path = decodePath(rawPath) ?? rawPath;
   let parts = splitPath(path);
 
   if (parts.length < 3 || !API_PREFIXES.has(parts[0]!)) return nonResource(path, method);
@@ -136,4 +145,59 @@ export function resolveRequestInfo(method: string, url: string): RequestInfo {
   if (name === '' && verb === 'delete') verb = 'deletecollection';
 
   return { isResourceRequest: true, path, verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name, parts };
+}
+
+/** apimachinery's path.IsValidPathSegmentName: what a namespace or name in a URL may not be. */
+function segmentNameProblems(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  const problems: string[] = [];
+  for (const illegal of ['/', '%']) if (name.includes(illegal)) problems.push(`may not contain '${illegal}'`);
+  return problems;
+}
+
+/**
+ * Why a URL must not be served as it reads, or undefined when it may. Non-canonical
+ * resource paths never reach another object: an empty segment (`/api/v1//configmaps`,
+ * `namespaces//configmaps`) or a `.`/`..` segment where no name belongs matches no
+ * route (404, as go-restful's router in kube-apiserver); a namespace or name that
+ * apimachinery's IsValidPathSegmentName refuses (`.`, `..`, containing `%`, also
+ * when sent encoded) is a 400 with the message of kube's storage key functions
+ * (`Name parameter invalid: "..": may not be '..'`). kube-apiserver itself lets a
+ * namespace of `..` reach storage (and a 500 "invalid key" from etcd3), and lists every
+ * namespace for `namespaces//configmaps`; kapi refuses both (kubernetes#119269).
+ */
+export function pathProblem(url: string, info: RequestInfo): StatusError | undefined {
+  const q = url.indexOf('?');
+  const rawPath = q < 0 ? url : url.slice(0, q);
+  if (decodePath(rawPath) === undefined) return badRequest('the request URL is not valid: it holds a malformed percent-escape');
+  if (!info.isResourceRequest) return undefined;
+  const segments = splitPath(info.path);
+  // Walk the segments as resolveRequestInfo does, noting where the namespace and name sit.
+  let i = info.apiPrefix === 'api' ? 2 : 3;
+  if (SPECIAL_VERBS.has(segments[i]!) && segments.length > i + 1) i++;
+  let namespaceAt = -1;
+  let partsAt = i;
+  if (segments[i] === 'namespaces' && segments.length > i + 1) {
+    namespaceAt = i + 1;
+    if (segments.length > i + 2 && !NAMESPACE_SUBRESOURCES.has(segments[i + 2]!)) partsAt = i + 2;
+  }
+  const nameAt = segments.length > partsAt + 1 ? partsAt + 1 : -1;
+  // A proxy's path after the name is the proxied service's, not ours to judge.
+  const checkedLength = info.verb === 'proxy' && nameAt >= 0 ? nameAt + 1 : segments.length;
+  for (let at = 0; at < checkedLength; at++) {
+    const segment = segments[at]!;
+    if (at === namespaceAt || at === nameAt) {
+      if (segment === '') return notFoundPath();
+      const problems = segmentNameProblems(segment);
+      const label = at === nameAt ? 'Name' : 'Namespace';
+      if (problems.length > 0) return badRequest(`${label} parameter invalid: ${JSON.stringify(segment)}: ${problems.join(';')}`);
+    } else if (segment === '' || segment === '.' || segment === '..') {
+      return notFoundPath();
+    }
+  }
+  return undefined;
+}
+
+function notFoundPath(): StatusError {
+  return new StatusError({ code: 404, reason: 'NotFound', message: 'the server could not find the requested resource', details: {} });
 }

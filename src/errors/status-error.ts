@@ -238,6 +238,26 @@ export function requestEntityTooLarge(message: string): StatusError {
   return new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: ${message}` });
 }
 
+/**
+ * 431: the request's header block is larger than the server reads. apimachinery has no
+ * reason for 431 (Go's server answers it in plain text before any handler); BadRequest
+ * is the reason a client that only reads `reason` acts on correctly.
+ */
+export function requestHeaderFieldsTooLarge(): StatusError {
+  return new StatusError({ code: 431, reason: 'BadRequest', message: 'Request Header Fields Too Large' });
+}
+
+/**
+ * A 4xx the transport raises before any handler (bad request line, bad URL escape,
+ * unsupported method, body shorter than Content-Length): the reason apimachinery's
+ * NewGenericServerResponse gives that code, BadRequest where it has none.
+ */
+export function transportError(code: number, message: string): StatusError {
+  const reason: StatusReason =
+    code === 405 ? 'MethodNotAllowed' : code === 413 ? 'RequestEntityTooLarge' : code === 415 ? 'UnsupportedMediaType' : 'BadRequest';
+  return new StatusError({ code, reason, message });
+}
+
 /** 410 Expired: a resourceVersion or continue token older than the kept history. */
 export function expired(message: string): StatusError {
   return new StatusError({ code: 410, reason: 'Expired', message });

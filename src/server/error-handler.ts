@@ -2,6 +2,7 @@
 // metav1.Status in the negotiated codec; Fastify's own client errors (body too
 // large, bad content type, malformed body) are translated to their Kubernetes
 // reasons; anything else is a bug: logged, and answered 500 InternalError.
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   StatusError,
@@ -9,6 +10,9 @@ import {
   internal,
   isStatusError,
   requestEntityTooLarge,
+  requestHeaderFieldsTooLarge,
+  timeout,
+  transportError,
   unsupportedMediaType,
   type StatusBody,
 } from '../errors/status-error.js';
@@ -23,25 +27,32 @@ export const renderStatusAsJson: RenderStatus = (_request, status) => ({
 
 const ACCEPTED_BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
+/** kube-apiserver's --max-request-bytes default; the message names the limit as kube's does. */
+const DEFAULT_BODY_LIMIT = 3 * 1024 * 1024;
+
 /** Fastify raises these before our handlers run; they are the client's mistakes. */
-function fromFastifyError(err: FastifyError): StatusError | undefined {
+function fromFastifyError(err: FastifyError, bodyLimit: number): StatusError | undefined {
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return requestEntityTooLarge('limit is 3145728');
+      return requestEntityTooLarge(`limit is ${bodyLimit}`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return unsupportedMediaType(String(err.message), ACCEPTED_BODY_TYPES);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return badRequest(err.message);
+    case 'FST_ERR_BAD_URL':
+      return badRequest('the request URL is not valid: it holds a malformed percent-escape');
     default:
-      return err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500 ? badRequest(err.message) : undefined;
+      return err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500
+        ? transportError(err.statusCode, err.message)
+        : undefined;
   }
 }
 
-export function toStatusError(err: unknown): { status: StatusError; bug: boolean } {
+export function toStatusError(err: unknown, bodyLimit: number = DEFAULT_BODY_LIMIT): { status: StatusError; bug: boolean } {
   if (isStatusError(err)) return { status: err, bug: false };
-  const fromFastify = typeof (err as FastifyError)?.code === 'string' ? fromFastifyError(err as FastifyError) : undefined;
+  const fromFastify = typeof (err as FastifyError)?.code === 'string' ? fromFastifyError(err as FastifyError, bodyLimit) : undefined;
   if (fromFastify !== undefined) return { status: fromFastify, bug: false };
   return { status: internal(err), bug: true };
 }
@@ -58,9 +69,9 @@ export function sendStatus(request: FastifyRequest, reply: FastifyReply, err: St
   return reply.code(err.code).header('Content-Type', encoded.contentType).send(encoded.body);
 }
 
-export function installErrorHandling(app: FastifyInstance, render: RenderStatus): void {
+export function installErrorHandling(app: FastifyInstance, render: RenderStatus, bodyLimit: number = DEFAULT_BODY_LIMIT): void {
   app.setErrorHandler((err, request, reply) => {
-    const { status, bug } = toStatusError(err);
+    const { status, bug } = toStatusError(err, bodyLimit);
     if (bug) request.log.error({ err }, 'unhandled error while serving request');
     if (reply.sent || reply.raw.headersSent) return;
     return sendStatus(request, reply, status, render);
@@ -73,4 +84,42 @@ export function installErrorHandling(app: FastifyInstance, render: RenderStatus)
       render,
     ),
   );
+}
+
+/**
+ * Node's HTTP/1.1 parser refuses a request before Fastify sees it (bad request line,
+ * header block over the limit, body not received within the request timeout). Go's
+ * server answers these in plain text; the answer here is the same status with a
+ * Status body, written on the raw socket, and the connection closed: after a parse
+ * error nothing more on it can be trusted.
+ */
+export function clientErrorStatus(err: NodeJS.ErrnoException): StatusError {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return requestHeaderFieldsTooLarge();
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return timeout('request did not complete within requested timeout - context deadline exceeded');
+    case 'HPE_INVALID_METHOD':
+      return transportError(405, 'the server does not allow this method on the requested resource');
+    default:
+      return badRequest(`malformed HTTP request${err.code === undefined ? '' : ` (${err.code})`}`);
+  }
+}
+
+/** Writes `status` as a complete HTTP/1.1 response on a socket no request object owns, then closes it. */
+export function writeRawStatus(
+  socket: { writable: boolean; write(data: string | Buffer): boolean; end(): void; destroy(): void },
+  status: StatusError,
+): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = renderStatusAsJson(undefined as never, status.toStatus()).body;
+  const head =
+    `HTTP/1.1 ${status.code} ${STATUS_CODES[status.code] ?? 'Error'}\r\n` +
+    `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+  socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body]));
+  // end(), not destroy(): the answer must leave before the socket closes.
+  socket.end();
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { resolveRequestInfo } from '../../src/endpoints/request-info.js';
+import { pathProblem, resolveRequestInfo } from '../../src/endpoints/request-info.js';
 import type { RequestInfo } from '../../src/endpoints/context.js';
 
 type Want = Partial<RequestInfo>;
@@ -63,7 +63,54 @@ const cases: { name: string; method: string; url: string; want: Want }[] = [
   { name: 'delete on non-resource', method: 'DELETE', url: '/metrics', want: { isResourceRequest: false, verb: 'delete' } },
   { name: 'bare /api/v1/watch is not a resource', method: 'GET', url: '/api/v1/watch', want: { isResourceRequest: false } },
   { name: 'trailing slash', method: 'GET', url: '/api/v1/namespaces/default/pods/', want: { verb: 'list', resource: 'pods' } },
+  // Non-canonical shapes: escapes are decoded before the path is split, as Go's URL.Path is.
+  { name: 'encoded slash splits segments', method: 'GET', url: '/api/v1/namespaces/default/configmaps/a%2Fb', want: { path: '/api/v1/namespaces/default/configmaps/a/b', name: 'a', subresource: 'b' } },
+  { name: 'encoded slash in the namespace position', method: 'GET', url: '/api/v1/namespaces/default%2Fconfigmaps', want: { verb: 'list', namespace: 'default', resource: 'configmaps' } },
+  { name: 'encoded dots are dots', method: 'GET', url: '/api/v1/namespaces/%2e%2e/secrets', want: { namespace: '..', resource: 'secrets' } },
+  { name: 'double-encoded stays one level encoded', method: 'GET', url: '/api/v1/namespaces/default/configmaps/%252e', want: { name: '%2e' } },
+  { name: 'empty namespace segment', method: 'GET', url: '/api/v1/namespaces//configmaps', want: { namespace: '', resource: 'configmaps' } },
+  { name: 'non-resource path is decoded for authorization', method: 'GET', url: '/heal%74hz', want: { isResourceRequest: false, path: '/healthz' } },
+  { name: 'malformed escape keeps the raw path', method: 'GET', url: '/api/v1/namespaces/default/configmaps/%zz', want: { name: '%zz' } },
 ];
+
+/** Paths that must not be served as they read: kube's answer, or kapi's where kube's is a 500 or a wider list. */
+const refused: { name: string; url: string; want: { code: number; message: string } | undefined }[] = [
+  { name: 'canonical path passes', url: '/api/v1/namespaces/default/configmaps/app', want: undefined },
+  { name: 'trailing slashes pass (kube trims them)', url: '/api/v1/namespaces/default/configmaps//', want: undefined },
+  { name: 'namespace object passes', url: '/api/v1/namespaces/team-a/status', want: undefined },
+  { name: 'non-resource dots are left to the router', url: '/version/..', want: undefined },
+  { name: '.. as namespace', url: '/api/v1/namespaces/../secrets', want: { code: 400, message: `Namespace parameter invalid: "..": may not be '..'` } },
+  { name: '. as namespace', url: '/api/v1/namespaces/./secrets', want: { code: 400, message: `Namespace parameter invalid: ".": may not be '.'` } },
+  { name: 'encoded .. as namespace', url: '/api/v1/namespaces/%2E%2E/secrets', want: { code: 400, message: `Namespace parameter invalid: "..": may not be '..'` } },
+  { name: '% in a namespace', url: '/api/v1/namespaces/a%25b/secrets', want: { code: 400, message: `Namespace parameter invalid: "a%b": may not contain '%'` } },
+  { name: '.. as name', url: '/api/v1/namespaces/default/configmaps/..', want: { code: 400, message: `Name parameter invalid: "..": may not be '..'` } },
+  { name: '.. as a namespace object name', url: '/api/v1/namespaces/..', want: { code: 400, message: `Name parameter invalid: "..": may not be '..'` } },
+  { name: '.. as a cluster-scoped name', url: '/apis/rbac.authorization.k8s.io/v1/clusterroles/..', want: { code: 400, message: `Name parameter invalid: "..": may not be '..'` } },
+  { name: 'double-encoded dot leaves a % in the name', url: '/api/v1/namespaces/default/configmaps/%252e%252e', want: { code: 400, message: `Name parameter invalid: "%2e%2e": may not contain '%'` } },
+  { name: 'legacy watch with .. namespace', url: '/api/v1/watch/namespaces/../pods', want: { code: 400, message: `Namespace parameter invalid: "..": may not be '..'` } },
+  { name: 'empty namespace', url: '/api/v1/namespaces//configmaps', want: { code: 404, message: 'the server could not find the requested resource' } },
+  { name: 'empty segment after version', url: '/api/v1//configmaps', want: { code: 404, message: 'the server could not find the requested resource' } },
+  { name: 'empty group segment', url: '/apis//v1/deployments', want: { code: 404, message: 'the server could not find the requested resource' } },
+  { name: '.. after a namespace', url: '/api/v1/namespaces/default/../kube-system/configmaps', want: { code: 404, message: 'the server could not find the requested resource' } },
+  { name: '. as resource', url: '/api/v1/namespaces/default/./configmaps', want: { code: 404, message: 'the server could not find the requested resource' } },
+  { name: '.. as subresource', url: '/api/v1/namespaces/default/pods/web/..', want: { code: 404, message: 'the server could not find the requested resource' } },
+  { name: 'empty name segment before subresource', url: '/api/v1/namespaces/default/pods//status', want: { code: 404, message: 'the server could not find the requested resource' } },
+  { name: 'malformed escape', url: '/api/v1/namespaces/default/configmaps/%zz', want: { code: 400, message: 'the request URL is not valid: it holds a malformed percent-escape' } },
+  { name: 'malformed escape in a non-resource path', url: '/healthz%', want: { code: 400, message: 'the request URL is not valid: it holds a malformed percent-escape' } },
+];
+
+describe('pathProblem', () => {
+  for (const c of refused) {
+    test(c.name, () => {
+      const problem = pathProblem(c.url, resolveRequestInfo('GET', c.url));
+      if (c.want === undefined) {
+        expect(problem).toBeUndefined();
+        return;
+      }
+      expect(problem?.toStatus()).toMatchObject({ kind: 'Status', status: 'Failure', code: c.want.code, message: c.want.message });
+    });
+  }
+});
 
 describe('resolveRequestInfo', () => {
   for (const c of cases) {

@@ -16,6 +16,7 @@ import { tableForList, tableForObject } from '../../registry/table.js';
 import { listOptionsFrom, tableOptionsFor } from './list.js';
 import { boolParam, intParam, invalidOptions } from './options.js';
 import { userOf, type Handler, type HandlerScope } from './scope.js';
+import { warningHeaderValues } from '../warning-header.js';
 
 /** Progress from storage can follow every commit; bookmarks need not. */
 const BOOKMARK_INTERVAL_MS = 10_000;
@@ -48,7 +49,9 @@ function startStream(request: FastifyRequest, reply: FastifyReply): void {
   const headers: Record<string, string | string[] | number> = {};
   for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = v as string | string[] | number;
   const warnings = request.kapi?.warnings ?? [];
-  if (warnings.length > 0) headers.warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+  // Made header-safe as every other answer's warnings are (server/app.ts does it in onSend, which a hijacked reply skips).
+  const warning = warningHeaderValues(warnings);
+  if (warning.length > 0) headers.warning = warning;
   reply.raw.writeHead(200, { ...headers, 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
   reply.raw.flushHeaders();
 }

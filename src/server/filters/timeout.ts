@@ -29,7 +29,15 @@ export function createTimeoutFilter(opts: { readonly requestTimeoutMs: number; r
     const ms = asked === undefined ? opts.requestTimeoutMs : Math.min(asked, opts.requestTimeoutMs);
     const timer = setTimeout(() => {
       if (reply.sent || reply.raw.headersSent) return;
+      // A body still arriving (or never coming: Content-Length larger than what is
+      // sent, a stalled chunked body) must not hold the connection after the answer.
+      const incomplete = !request.raw.complete;
+      if (incomplete && request.raw.httpVersionMajor < 2) reply.header('Connection', 'close');
       sendStatus(request, reply, timeout('request did not complete within requested timeout - context deadline exceeded'), opts.render);
+      if (incomplete && request.raw.httpVersionMajor >= 2) {
+        const stream = (request.raw as unknown as { stream?: { close(code?: number): void } }).stream;
+        reply.raw.once('finish', () => stream?.close());
+      }
     }, ms);
     reply.raw.once('close', () => clearTimeout(timer));
   };

@@ -1,0 +1,116 @@
+// Raw bytes over TLS to a running kapi: for requests no well-behaved client sends
+// (bad request lines, oversized headers, bodies shorter than their Content-Length),
+// and to read response headers as the exact bytes on the wire.
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:tls';
+import yaml from 'js-yaml';
+
+export interface Credentials {
+  readonly ca: Buffer;
+  readonly cert: Buffer;
+  readonly key: Buffer;
+}
+
+export function adminCredentials(kubeconfigPath: string): Credentials {
+  const cfg = yaml.load(readFileSync(kubeconfigPath, 'utf8')) as {
+    clusters: { cluster: Record<string, string> }[];
+    users: { user: Record<string, string> }[];
+  };
+  const b64 = (s: string | undefined) => Buffer.from(s ?? '', 'base64');
+  return {
+    ca: b64(cfg.clusters[0]!.cluster['certificate-authority-data']),
+    cert: b64(cfg.users[0]!.user['client-certificate-data']),
+    key: b64(cfg.users[0]!.user['client-key-data']),
+  };
+}
+
+export interface RawResponse {
+  readonly status: number;
+  /** Header lines as sent, names lower-cased, values as the raw bytes. */
+  readonly headers: readonly { name: string; value: Buffer }[];
+  readonly body: Buffer;
+  /** Whether the server closed the connection (within the wait). */
+  readonly closed: boolean;
+  /** Milliseconds from the first byte written to the end of the answer or the close. */
+  readonly ms: number;
+}
+
+/**
+ * Writes `chunks` (in order) on a fresh HTTP/1.1 TLS connection and collects what
+ * comes back until the server closes the connection, a complete response arrived and
+ * `untilClose` is false, or `waitMs` passed.
+ */
+export function rawHttp1(opts: {
+  port: number;
+  creds?: Credentials;
+  chunks: readonly (string | Buffer)[];
+  waitMs?: number;
+  untilClose?: boolean;
+}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = connect({
+      host: '127.0.0.1',
+      port: opts.port,
+      ALPNProtocols: ['http/1.1'],
+      ...(opts.creds === undefined ? { rejectUnauthorized: false } : { ca: opts.creds.ca, cert: opts.creds.cert, key: opts.creds.key }),
+      servername: 'localhost',
+    });
+    const received: Buffer[] = [];
+    let done = false;
+    const finish = (closed: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      try {
+        resolve({ ...parse(Buffer.concat(received)), closed, ms: Date.now() - started });
+      } catch (err) {
+        reject(err);
+      }
+    };
+    const timer = setTimeout(() => finish(false), opts.waitMs ?? 10_000);
+    socket.once('secureConnect', () => {
+      for (const chunk of opts.chunks) socket.write(chunk);
+    });
+    socket.on('data', (d: Buffer) => {
+      received.push(d);
+      if (opts.untilClose !== true && isComplete(Buffer.concat(received))) finish(false);
+    });
+    socket.once('close', () => finish(true));
+    socket.once('error', () => finish(true));
+  });
+}
+
+function splitHead(raw: Buffer): { head: string; rest: Buffer } | undefined {
+  const end = raw.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  return { head: raw.subarray(0, end).toString('latin1'), rest: raw.subarray(end + 4) };
+}
+
+function isComplete(raw: Buffer): boolean {
+  const split = splitHead(raw);
+  if (split === undefined) return false;
+  const m = /\r\ncontent-length:\s*(\d+)/i.exec(split.head);
+  return m !== null && split.rest.length >= Number(m[1]);
+}
+
+function parse(raw: Buffer): Omit<RawResponse, 'closed' | 'ms'> {
+  // Skip interim 100 Continue answers.
+  let rest = raw;
+  for (;;) {
+    const split = splitHead(rest);
+    if (split === undefined) return { status: 0, headers: [], body: rest };
+    const lines = split.head.split('\r\n');
+    const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(lines[0]!)?.[1] ?? 0);
+    if (status === 100) {
+      rest = split.rest;
+      continue;
+    }
+    const headers = lines.slice(1).map((line) => {
+      const colon = line.indexOf(':');
+      return { name: line.slice(0, colon).toLowerCase(), value: Buffer.from(line.slice(colon + 1).trim(), 'latin1') };
+    });
+    return { status, headers, body: split.rest };
+  }
+}

@@ -9,6 +9,7 @@ const modules: Array<() => Promise<{ bench: Bench }>> = [
   () => import('./storage-etcd.js'),
   () => import('./storage-objects.js'),
   () => import('./http.js'),
+  () => import('./cel.js'),
 ];
 
 export async function main(filters: readonly string[]): Promise<void> {

@@ -1,0 +1,163 @@
+// The CEL environment kapi's callers compile rules in: CRD validation rules,
+// admission policies, match conditions and authentication expressions all start
+// here. An environment is the base language (@marcbachmann/cel-js, chosen in
+// docs/cel.md) plus Kubernetes' libraries, a set of typed variables and cost
+// limits; compile() type-checks, estimates cost and caches the program.
+import { Environment, ParseError, TypeError as CelTypeError } from '@marcbachmann/cel-js';
+import type { AstNode } from './ast.js';
+import { registerDeclTypes } from './bindings.js';
+import { CRD_COST_LIMITS, estimateCost } from './cost.js';
+import { KUBERNETES_LIBRARIES } from './library/index.js';
+import type { CelLibrary } from './library/library.js';
+import { compileProgram, type Program } from './program.js';
+import { userMessage } from './rewrite.js';
+import { declTypeOf, type DeclType, type OpenApiSchema } from './schema-types.js';
+
+export interface CelVariable {
+  readonly name: string;
+  /** A CEL type in the base library's syntax (`int`, `map<string, dyn>`) or a schema-derived type. */
+  readonly type: string | DeclType;
+}
+
+export interface CelEnvironmentOptions {
+  readonly variables?: readonly CelVariable[];
+  /** Worst-case estimated cost above which compile() refuses; default: CRD staticEstimatedCostLimit. */
+  readonly costLimit?: number;
+  /** Actual cost at which one evaluation stops; default: CRD perCallLimit. */
+  readonly perCallLimit?: number;
+  readonly libraries?: readonly CelLibrary[];
+}
+
+export interface SourcePosition {
+  readonly offset: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A rule that does not parse, does not type-check, or costs too much. */
+export class CelCompileError extends Error {
+  constructor(
+    readonly summary: string,
+    readonly expression: string,
+    readonly position: SourcePosition | undefined,
+  ) {
+    super(position === undefined ? summary : `${summary} (at ${position.line}:${position.column})`);
+  }
+}
+
+const CACHE_LIMIT = 1000;
+
+export class CelEnvironment {
+  readonly costLimit: number;
+  readonly perCallLimit: number;
+  private readonly env: Environment;
+  private readonly decls = new Map<string, DeclType>();
+  private readonly overrides: ReadonlySet<string>;
+  private readonly cache = new Map<string, Program>();
+  /** Compiles served from the cache, for the bench and tests. */
+  cacheHits = 0;
+
+  constructor(options: CelEnvironmentOptions = {}) {
+    this.costLimit = options.costLimit ?? CRD_COST_LIMITS.staticEstimatedCostLimit;
+    this.perCallLimit = options.perCallLimit ?? CRD_COST_LIMITS.perCallLimit;
+    // Optional types (`?.`, `[?]`, optional.of) are part of Kubernetes' base environment;
+    // mixed list literals are legal CEL (list(dyn)).
+    this.env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
+    const libraries = options.libraries ?? KUBERNETES_LIBRARIES;
+    for (const lib of libraries) lib.register(this.env);
+    this.overrides = new Set(libraries.flatMap((l) => l.overrides ?? []));
+    for (const v of options.variables ?? []) {
+      if (typeof v.type === 'string') {
+        this.env.registerVariable(v.name, v.type);
+      } else {
+        registerDeclTypes(this.env, v.type);
+        this.decls.set(v.name, v.type);
+        this.env.registerVariable(v.name, v.type.celType);
+      }
+    }
+  }
+
+  /**
+   * The compiled program for `expression`, from the cache when this environment
+   * compiled it before. Throws CelCompileError with the position of the problem.
+   */
+  compile(expression: string): Program {
+    const hit = this.cache.get(expression);
+    if (hit !== undefined) {
+      this.cacheHits++;
+      return hit;
+    }
+    const program = compileProgram({
+      expression,
+      parse: (e) => this.parse(e),
+      overrides: this.overrides,
+      decls: this.decls,
+      perCallLimit: this.perCallLimit,
+    });
+    if (program.estimatedCost > this.costLimit) {
+      throw new CelCompileError(
+        `estimated rule cost ${formatCost(program.estimatedCost)} exceeds the limit ${this.costLimit}; ` +
+          'bound the lists, maps and strings it reads with maxItems, maxProperties and maxLength, or simplify the rule',
+        expression,
+        undefined,
+      );
+    }
+    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(expression, program);
+    return program;
+  }
+
+  /** Worst-case cost of an already compiled expression (for CRD-wide sums). */
+  estimate(root: AstNode): number {
+    return estimateCost(root, { variable: (n) => this.decls.get(n) });
+  }
+
+  private parse(expression: string): { ast: AstNode; run: (ctx: Record<string, unknown>) => unknown; check: () => void } {
+    let parsed: ReturnType<Environment['parse']>;
+    try {
+      parsed = this.env.parse(expression);
+    } catch (err) {
+      throw compileError(err, expression);
+    }
+    return {
+      ast: parsed.ast as unknown as AstNode,
+      run: (ctx) => parsed(ctx),
+      check: () => {
+        const result = parsed.check();
+        if (!result.valid) throw compileError(result.error, expression);
+      },
+    };
+  }
+}
+
+export function createCelEnvironment(options: CelEnvironmentOptions = {}): CelEnvironment {
+  return new CelEnvironment(options);
+}
+
+/**
+ * The variables of a CRD validation rule: `self` typed by the schema the rule is
+ * attached to and, for transition rules, `oldSelf` of the same type.
+ */
+export function ruleVariables(schema: OpenApiSchema, options: { oldSelf?: boolean } = {}): CelVariable[] {
+  const decl = declTypeOf(schema, 'kapi.self');
+  if (decl === undefined) throw new Error('schema has no CEL type (an array without items?)');
+  return options.oldSelf === true ? [{ name: 'self', type: decl }, { name: 'oldSelf', type: decl }] : [{ name: 'self', type: decl }];
+}
+
+function compileError(err: unknown, expression: string): CelCompileError {
+  if (err instanceof ParseError || err instanceof CelTypeError) {
+    const start = err.range?.start;
+    return new CelCompileError(userMessage(err.summary), expression, start === undefined ? undefined : position(expression, start));
+  }
+  throw err;
+}
+
+export function position(expression: string, offset: number): SourcePosition {
+  const before = expression.slice(0, offset);
+  const line = before.split('\n').length;
+  return { offset, line, column: offset - before.lastIndexOf('\n') };
+}
+
+function formatCost(c: number): string {
+  return c === Infinity ? 'unbounded' : String(c);
+}

@@ -1,0 +1,9 @@
+// kapi's CEL library: the Kubernetes expression environment used by CRD
+// validation rules, admission policies and match conditions. It depends on
+// nothing in the server; callers build an environment (variables + limits),
+// compile rules once (cached) and evaluate them per object.
+export { CelCompileError, CelEnvironment, createCelEnvironment, ruleVariables, type CelEnvironmentOptions, type CelVariable, type SourcePosition } from './environment.js';
+export { CelEvaluationError, type Program } from './program.js';
+export { CostLimitExceeded, CRD_COST_LIMITS } from './cost.js';
+export { declTypeOf, type DeclType } from './schema-types.js';
+export { escapePropertyName, unescapePropertyName } from './escaping.js';

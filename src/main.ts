@@ -1,7 +1,8 @@
 // The composition root: flags -> certificates and kubeconfig -> storage ->
 // registry -> Fastify with the filter chain and every endpoint -> listen ->
-// bootstrap objects -> `kapi ready`. Nothing else in the code base builds
-// long-lived objects or reads flags.
+// bootstrap objects -> `kapi ready`; and the way out: signals -> bounded
+// shutdown (server/shutdown.ts), crashes -> one fatal log line (server/fatal.ts).
+// Nothing else in the code base builds long-lived objects or reads flags.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
@@ -21,6 +22,9 @@ import { serverUrlFor } from './server/kubeconfig.js';
 import { openKv } from './server/storage.js';
 import { registerVersionRoute } from './server/version.js';
 import { bootstrapKubernetesService, bootstrapNamespaces } from './server/bootstrap.js';
+import { trackInFlight, type InFlight } from './server/in-flight.js';
+import { dieWith, installFatalHandlers, type FatalOptions } from './server/fatal.js';
+import { lastResortMs, runShutdown, shutdownBounds } from './server/shutdown.js';
 import { startControllers } from './server/controllers.js';
 import { buildDiscovery } from './endpoints/discovery/documents.js';
 import { registerDiscoveryRoutes } from './endpoints/discovery/routes.js';
@@ -39,19 +43,31 @@ import { createTokenKeys, ensureSigningKeyPem } from './auth/serviceaccount/toke
 import { createServiceAccountAuthenticator } from './auth/authn/service-account.js';
 import { registerServiceAccountIssuerRoutes } from './server/service-account-issuer.js';
 import { isStatusError } from './errors/status-error.js';
-import { createServiceAllocator, firstServiceIP } from './apis/core/v1/service-allocation.js';
+import { createServiceAllocator, firstServiceIP, type ServiceAllocator } from './apis/core/v1/service-allocation.js';
 import { createObjectStore } from './storage/object-store.js';
 
 export interface RunningServer {
   readonly url: string;
   readonly kubeconfigPath: string;
-  close(): Promise<void>;
+  /** The requests being served; for the fatal log line. */
+  readonly inFlight: InFlight;
+  /**
+   * Graceful termination (server/shutdown.ts): /readyz fails, requests are served
+   * for --shutdown-delay-duration, then drained, and storage closes. Every step is
+   * bounded; clean is false when one overran or failed.
+   */
+  close(): Promise<{ readonly clean: boolean }>;
+}
+
+export interface StartHooks {
+  /** Called as soon as requests can arrive, so a crash during start names them too. */
+  readonly onListening?: (inFlight: InFlight) => void;
 }
 
 /** Public-info paths an unauthenticated caller may read (kube's system:public-info-viewer). */
 const ANONYMOUS_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
 
-export async function startServer(options: Options, files: ValidatedFiles, logger: Logger): Promise<RunningServer> {
+export async function startServer(options: Options, files: ValidatedFiles, logger: Logger, hooks: StartHooks = {}): Promise<RunningServer> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const url = serverUrlFor({ bindAddress: options.bindAddress, port: options.securePort });
@@ -121,6 +137,8 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     }),
     renderStatus: encodeStatusFor,
     metrics,
+    // Receiving a request (its body included) is bounded like serving it.
+    requestTimeoutMs: options.requestTimeoutMs,
   });
 
   let bootstrapped = false;
@@ -148,28 +166,60 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   registerOpenApiRoutes(app, createOpenApi({ resources }));
   installResources(app, { registry, resources, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds });
 
+  const inFlight = trackInFlight(app);
   await app.listen({ port: options.securePort, host: options.bindAddress });
+  hooks.onListening?.(inFlight);
+  // Everything below is ensured (server/ensure.ts): a restart, a start after a
+  // crash part way through this list, and replicas starting together all pass.
   await bootstrapNamespaces(registry);
-  await bootstrapKubernetesService(registry, {
+  const kubernetesService = await bootstrapKubernetesService(registry, {
     clusterIP: firstServiceIP(options.serviceClusterIPRange),
     securePort: options.securePort,
     advertiseAddress: options.advertiseAddress,
+    allocator: serviceAllocator,
+    logger,
   });
+  if (kubernetesService.service !== 'unchanged' || kubernetesService.endpoints === 'repaired') {
+    logger.info(kubernetesService, 'kubernetes service ensured');
+  }
   await repairServiceAllocations(registry, serviceAllocator, logger);
   const controllers = startControllers({ registry, resources, logger, rootCaPem: certs.servingCa });
   bootstrapped = true;
   logger.info({ url, kubeconfig: certs.kubeconfigPath }, 'kapi ready');
 
+  const bounds = shutdownBounds({ shutdownDelayMs: options.shutdownDelayMs, requestTimeoutMs: options.requestTimeoutMs });
   return {
     url,
     kubeconfigPath: certs.kubeconfigPath,
-    async close() {
-      controllers.stop();
-      shuttingDown = true;
-      await app.close();
-      namespaceCache.close();
-      await storage.close();
-    },
+    inFlight,
+    close: () =>
+      runShutdown(
+        [
+          {
+            name: 'readyz fails',
+            run: () => {
+              shuttingDown = true;
+              if (bounds.delayMs > 0) logger.info({ delayMs: bounds.delayMs }, 'readyz fails; still serving for --shutdown-delay-duration');
+            },
+          },
+          { name: 'shutdown delay', run: () => new Promise((r) => setTimeout(r, bounds.delayMs)) },
+          // Controllers are clients: they stop before the server they talk to.
+          { name: 'stop controllers', run: () => controllers.stop() },
+          { name: 'stop accepting, end watches', run: () => inFlight.beginDrain() },
+          {
+            name: 'drain in-flight requests',
+            run: async () => {
+              const left = await inFlight.drained(bounds.drainMs);
+              if (left > 0) logger.warn({ left, requests: inFlight.snapshot().requests }, 'requests still in flight after the drain; cutting them');
+            },
+          },
+          { name: 'close connections', run: () => inFlight.destroyConnections() },
+          { name: 'close http server', boundMs: bounds.closeMs, run: () => app.close() },
+          { name: 'close namespace cache', run: () => namespaceCache.close() },
+          { name: 'close storage', boundMs: bounds.closeMs, run: () => storage.close() },
+        ],
+        logger,
+      ),
   };
 }
 
@@ -191,27 +241,55 @@ export async function main(argv: string[]): Promise<void> {
     }
     throw err;
   }
-  // Asynchronous writes: a log line per request must not block the event loop on stdout.
-  const logger = pino({ level: options.verbosity >= 4 ? 'debug' : 'info', base: { component: 'kapi' } }, pino.destination({ dest: 1, sync: false }));
-  const server = await startServer(options, files, logger);
+  // Asynchronous writes: a log line per request must not block the event loop on
+  // stdout. The fatal paths flush it synchronously before they exit.
+  const destination = pino.destination({ dest: 1, sync: false });
+  const logger = pino({ level: options.verbosity >= 4 ? 'debug' : 'info', base: { component: 'kapi' } }, destination);
+  let inFlight: InFlight | undefined;
+  const fatal: FatalOptions = {
+    logger,
+    flushSync: () => destination.flushSync(),
+    inFlight: () => inFlight?.snapshot() ?? { requests: [], total: 0 },
+  };
+  installFatalHandlers(fatal);
+
   let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
+  let server: RunningServer | undefined;
+  const bounds = shutdownBounds({ shutdownDelayMs: options.shutdownDelayMs, requestTimeoutMs: options.requestTimeoutMs });
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      dieWith(fatal, { signal }, 'second signal while stopping: exiting at once');
+    }
     stopping = true;
     logger.info({ signal }, 'kapi stopping');
+    // Every step is bounded already; this covers a bug in the bounds themselves.
+    const budgetMs = lastResortMs(bounds);
+    setTimeout(() => dieWith(fatal, { signal, budgetMs }, 'shutdown did not finish in time: exiting'), budgetMs).unref();
+    if (server === undefined) {
+      // Still starting: nothing is ensured half-way in a way the next start cannot
+      // finish (server/ensure.ts), so there is nothing to wait for.
+      logger.info('stopped during start');
+      destination.flushSync();
+      process.exit(0);
+    }
     server.close().then(
-      () => {
-        logger.flush();
+      ({ clean }) => {
+        logger.info({ clean }, 'kapi stopped');
+        destination.flushSync();
         process.exit(0);
       },
-      (err: unknown) => {
-        logger.error({ err }, 'error while stopping');
-        process.exit(1);
-      },
+      (err: unknown) => dieWith(fatal, { err }, 'error while stopping'),
     );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  try {
+    server = await startServer(options, files, logger, { onListening: (tracker) => (inFlight = tracker) });
+  } catch (err) {
+    // bin/kapi.js prints the reason and exits; what was logged before it must not be lost.
+    destination.flushSync();
+    throw err;
+  }
 }
 
 /**
@@ -220,12 +298,17 @@ export async function main(argv: string[]): Promise<void> {
  * service go back to the pool, values of services stored without a record (an
  * older data dir) get one.
  */
-async function repairServiceAllocations(
-  registry: ReturnType<typeof createRegistry>,
-  allocator: ReturnType<typeof createServiceAllocator>,
-  logger: Logger,
-): Promise<void> {
-  const list = await registry.store(servicesDefinition).list({});
-  const { dropped, recorded } = await allocator.repair(list.items);
+async function repairServiceAllocations(registry: ReturnType<typeof createRegistry>, allocator: ServiceAllocator, logger: Logger): Promise<void> {
+  const services = registry.store(servicesDefinition);
+  const list = await services.list({});
+  const lookup = async (namespace: string, name: string) => {
+    try {
+      return await services.get({ namespace, name });
+    } catch (err) {
+      if (isStatusError(err) && err.reason === 'NotFound') return undefined;
+      throw err;
+    }
+  };
+  const { dropped, recorded } = await allocator.repair(list.items, { lookup });
   if (dropped + recorded > 0) logger.info({ dropped, recorded }, 'service allocations repaired');
 }

@@ -84,7 +84,15 @@ function defaultsClient(registry: Registry, kinds: { namespaces: ResourceDefinit
     getConfigMap: (namespace, name) => unlessNotFound(cms.get({ namespace, name })),
     createConfigMap: (namespace, cm) => unlessExists(cms.create(cm, { namespace })),
     updateConfigMap: async (namespace, cm) => {
-      await cms.update(cm, { namespace, name: cm.metadata.name ?? '' });
+      try {
+        await cms.update(cm, { namespace, name: cm.metadata.name ?? '' });
+      } catch (err) {
+        // Another writer (a second replica's controller, a user) changed or removed it
+        // since our read: its write is an event on the watch, which syncs this
+        // namespace again from what is stored now. Nothing to retry here.
+        if (isStatusError(err) && (err.reason === 'Conflict' || err.reason === 'NotFound')) return;
+        throw err;
+      }
     },
   };
 }

@@ -49,6 +49,12 @@ export interface Options {
   readonly authorizationModes: readonly AuthorizationMode[];
   readonly requestTimeoutMs: number;
   readonly minRequestTimeoutSeconds: number;
+  /**
+   * --shutdown-delay-duration: after SIGTERM, /readyz fails but every request is
+   * still served for this long (so load balancers stop sending traffic) before
+   * the server drains and closes. 0: drain at once.
+   */
+  readonly shutdownDelayMs: number;
   /** The IP in the endpoints of default/kubernetes; undefined: none found (no endpoints are written). */
   readonly advertiseAddress: string | undefined;
   readonly serviceClusterIPRange: IpRange;
@@ -263,6 +269,9 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
   if (minRequestTimeoutSeconds < 0) read.problems.push('--min-request-timeout can not be negative value');
   const requestTimeoutMs = read.durationMs('request-timeout', '1m');
   if (requestTimeoutMs < 0) read.problems.push('--request-timeout can not be negative value');
+  const shutdownDelayMs = read.durationMs('shutdown-delay-duration', '0s');
+  // kube-apiserver's ServerRunOptions.Validate wording.
+  if (shutdownDelayMs < 0) read.problems.push('--shutdown-delay-duration can not be negative value');
   const verbosity = read.int('v', 0);
   if (verbosity < 0) read.problems.push(`-v ${verbosity} must be a non-negative integer`);
 
@@ -284,6 +293,7 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
     authorizationModes: authorizationModes(read),
     requestTimeoutMs,
     minRequestTimeoutSeconds,
+    shutdownDelayMs,
     verbosity,
     help,
   };

@@ -25,6 +25,7 @@ const DEFAULTS: Options = {
   authorizationModes: ['AlwaysAllow'],
   requestTimeoutMs: 60_000,
   minRequestTimeoutSeconds: 1800,
+  shutdownDelayMs: 0,
   advertiseAddress: '192.0.2.7',
   serviceClusterIPRange: { cidr: '10.0.0.0/24', base: 167772160, size: 256 },
   serviceNodePortRange: { text: '30000-32767', base: 30000, size: 2768 },
@@ -75,6 +76,7 @@ describe('parseOptions accepts', () => {
     { name: 'authorization modes in order', argv: ['--authorization-mode=AlwaysDeny,AlwaysAllow'], want: { authorizationModes: ['AlwaysDeny', 'AlwaysAllow'] } },
     { name: 'Go durations', argv: ['--request-timeout=1m30s', '--etcd-compaction-interval', '1.5h'], want: { requestTimeoutMs: 90_000, etcd: { ...DEFAULTS.etcd, compactionIntervalMs: 5_400_000 } } },
     { name: 'min request timeout', argv: ['--min-request-timeout=60'], want: { minRequestTimeoutSeconds: 60 } },
+    { name: 'shutdown delay', argv: ['--shutdown-delay-duration=15s'], want: { shutdownDelayMs: 15_000 } },
     { name: '-v N', argv: ['-v', '4'], want: { verbosity: 4 } },
     { name: '-v=N', argv: ['-v=3'], want: { verbosity: 3 } },
     { name: '-vN', argv: ['-v2'], want: { verbosity: 2 } },
@@ -120,6 +122,8 @@ describe('parseOptions rejects', () => {
     { name: 'empty authorization mode', argv: ['--authorization-mode='], want: ['at least one authorization-mode must be passed'] },
     { name: 'bad duration', argv: ['--request-timeout=60'], want: ['invalid argument "60" for "--request-timeout" flag: time: invalid duration "60"'] },
     { name: 'negative duration', argv: ['--etcd-compaction-interval=-1m'], want: ['--etcd-compaction-interval can not be negative'] },
+    { name: 'negative shutdown delay', argv: ['--shutdown-delay-duration=-5s'], want: ['--shutdown-delay-duration can not be negative value'] },
+    { name: 'shutdown delay without a unit', argv: ['--shutdown-delay-duration=5'], want: ['invalid argument "5" for "--shutdown-delay-duration" flag: time: invalid duration "5"'] },
     { name: 'bad boolean', argv: ['--help=yes'], want: ['invalid argument "yes" for "--help" flag: not a boolean'] },
     {
       name: 'every value problem at once',
@@ -148,7 +152,7 @@ describe('parseOptions rejects', () => {
 
 test('help lists every flag with its default', () => {
   const text = helpText();
-  for (const line of ['--secure-port int', '(default 6443)', '--bind-address string', '--etcd-compaction-interval duration', '(default 5m0s)', '-v, --v int', '--authorization-mode strings']) {
+  for (const line of ['--secure-port int', '(default 6443)', '--bind-address string', '--etcd-compaction-interval duration', '(default 5m0s)', '--shutdown-delay-duration duration', '-v, --v int', '--authorization-mode strings']) {
     expect(text).toContain(line);
   }
 });

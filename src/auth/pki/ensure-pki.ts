@@ -3,11 +3,12 @@
 // client CA x509 authentication trusts). main.ts calls ensurePki once before it
 // listens, unless --tls-cert-file/--tls-private-key-file supply the serving pair.
 // Layout in the cert dir: ca.crt, ca.key, apiserver.crt, apiserver.key (keys 0600).
+// Replicas sharing a cert dir may all run this at once (ensure-pair.ts).
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readIfExists, writeFileAtomic } from './files.js';
+import { ensurePair, type EnsuredPair } from './ensure-pair.js';
 import { checkReusable, hostKey } from './inspect.js';
-import type { CertificateAndKey, Clock } from './issue.js';
+import type { Clock } from './issue.js';
 
 /**
  * The X.509 library is loaded only when something must be issued: it is the
@@ -67,37 +68,31 @@ function servingHosts(extra: readonly string[]): string[] {
   return hosts;
 }
 
-async function writePair(opts: { certFile: string; keyFile: string; pair: CertificateAndKey }): Promise<void> {
-  // Key first: a crash between the two writes leaves a certificate that no longer
-  // matches its key, which the next start detects and regenerates.
-  await writeFileAtomic({ path: opts.keyFile, data: opts.pair.keyPem, mode: 0o600 });
-  await writeFileAtomic({ path: opts.certFile, data: opts.pair.certPem, mode: 0o644 });
-}
-
 export class PkiError extends Error {
   override readonly name = 'PkiError';
 }
 
-async function ensureCa(opts: { dir: string; clock: Clock }): Promise<{ pair: CertificateAndKey; generated: boolean; reason?: string }> {
-  const certFile = join(opts.dir, 'ca.crt');
-  const keyFile = join(opts.dir, 'ca.key');
-  const [certPem, keyPem] = await Promise.all([readIfExists(certFile), readIfExists(keyFile)]);
-  if (certPem !== undefined && keyPem === undefined) {
-    // Someone placed a CA without its key; replacing it would silently break every
-    // client certificate it issued.
-    throw new PkiError(`${certFile} exists but ${keyFile} does not; supply the key or remove the certificate`);
-  }
-  let reason = 'no CA yet';
-  if (certPem !== undefined && keyPem !== undefined) {
-    const check = checkReusable({ certPem, keyPem, now: opts.clock(), renewBeforeMs: 0 });
-    if (check.reusable) return { pair: { certPem, keyPem }, generated: false };
-    reason = `CA ${check.reason}`;
-  }
-  const commonName = `kapi-ca@${Math.floor(opts.clock().getTime() / 1000)}`;
-  const { createCertificateAuthority } = await issuing();
-  const pair = await createCertificateAuthority({ commonName, validityDays: CA_VALIDITY_DAYS, clock: opts.clock });
-  await writePair({ certFile, keyFile, pair });
-  return { pair, generated: true, reason };
+async function ensureCa(opts: { dir: string; clock: Clock }): Promise<EnsuredPair> {
+  return ensurePair({
+    dir: opts.dir,
+    certName: 'ca.crt',
+    keyName: 'ca.key',
+    label: 'CA',
+    check: (pair) => {
+      const check = checkReusable({ ...pair, now: opts.clock(), renewBeforeMs: 0 });
+      return check.reusable ? undefined : check.reason;
+    },
+    issue: async () => {
+      const { createCertificateAuthority } = await issuing();
+      const commonName = `kapi-ca@${Math.floor(opts.clock().getTime() / 1000)}`;
+      return createCertificateAuthority({ commonName, validityDays: CA_VALIDITY_DAYS, clock: opts.clock });
+    },
+    certificateWithoutKey: ({ certFile, keyFile }) => {
+      // Someone placed a CA without its key; replacing it would silently break every
+      // client certificate it issued.
+      throw new PkiError(`${certFile} exists but ${keyFile} does not; supply the key or remove the certificate`);
+    },
+  });
 }
 
 export async function ensurePki(opts: EnsurePkiOptions): Promise<Pki> {
@@ -109,36 +104,36 @@ export async function ensurePki(opts: EnsurePkiOptions): Promise<Pki> {
   const servingKeyFile = join(opts.dir, 'apiserver.key');
   const hosts = servingHosts(opts.hosts);
 
-  const [certPem, keyPem] = await Promise.all([readIfExists(servingCertFile), readIfExists(servingKeyFile)]);
-  let servingReason: string | undefined = 'no serving certificate yet';
-  if (certPem !== undefined && keyPem !== undefined) {
-    const check = checkReusable({ certPem, keyPem, caPem: ca.pair.certPem, hosts, now: clock(), renewBeforeMs: SERVING_RENEW_BEFORE_MS });
-    servingReason = check.reusable ? undefined : `serving certificate ${check.reason}`;
-  }
-  let serving: CertificateAndKey;
-  if (servingReason === undefined) {
-    serving = { certPem: certPem!, keyPem: keyPem! };
-  } else {
-    const { issueCertificate } = await issuing();
-    serving = await issueCertificate({
-      ca: ca.pair,
-      commonName: `kapi@${Math.floor(clock().getTime() / 1000)}`,
-      usage: 'server',
-      hosts,
-      validityDays: SERVING_VALIDITY_DAYS,
-      clock,
-    });
-    await writePair({ certFile: servingCertFile, keyFile: servingKeyFile, pair: serving });
-  }
-  const reason = ca.reason ?? servingReason;
+  const serving = await ensurePair({
+    dir: opts.dir,
+    certName: 'apiserver.crt',
+    keyName: 'apiserver.key',
+    label: 'serving certificate',
+    check: (pair) => {
+      const check = checkReusable({ ...pair, caPem: ca.pair.certPem, hosts, now: clock(), renewBeforeMs: SERVING_RENEW_BEFORE_MS });
+      return check.reusable ? undefined : check.reason;
+    },
+    issue: async () => {
+      const { issueCertificate } = await issuing();
+      return issueCertificate({
+        ca: ca.pair,
+        commonName: `kapi@${Math.floor(clock().getTime() / 1000)}`,
+        usage: 'server',
+        hosts,
+        validityDays: SERVING_VALIDITY_DAYS,
+        clock,
+      });
+    },
+  });
+  const reason = ca.reason ?? serving.reason;
   return {
     caCertPem: ca.pair.certPem,
     caKeyPem: ca.pair.keyPem,
-    servingCertPem: serving.certPem,
-    servingKeyPem: serving.keyPem,
+    servingCertPem: serving.pair.certPem,
+    servingKeyPem: serving.pair.keyPem,
     caFile,
     servingCertFile,
     servingKeyFile,
-    generated: { ca: ca.generated, serving: servingReason !== undefined, ...(reason === undefined ? {} : { reason }) },
+    generated: { ca: ca.generated, serving: serving.generated, ...(reason === undefined ? {} : { reason }) },
   };
 }

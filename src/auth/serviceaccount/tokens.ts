@@ -8,9 +8,10 @@
 // The key id is kube's: base64url(SHA-256(public key DER)), so the JWKS kapi
 // publishes matches the `kid` of its tokens.
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT, decodeJwt, decodeProtectedHeader, exportJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { createFileExclusiveSync, readIfExistsSync, removeIfUnchangedSync, writeFileAtomicSync } from '../pki/files.js';
 
 /** The claim under which kube keeps what a token is bound to. */
 export const KUBERNETES_CLAIM = 'kubernetes.io';
@@ -83,17 +84,46 @@ export function publicKeysFromPem(pem: string): KeyObject[] {
 export function ensureSigningKeyPem(opts: { certDir: string; signingKeyFile?: string }): string {
   if (opts.signingKeyFile !== undefined) return readFileSync(opts.signingKeyFile, 'utf8');
   const file = join(opts.certDir, 'sa.key');
-  if (existsSync(file)) return readFileSync(file, 'utf8');
   mkdirSync(opts.certDir, { recursive: true, mode: 0o700 });
-  const { privateKey, publicKey } = generateKeyPairSync('ec', {
-    namedCurve: 'prime256v1',
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  });
-  writeFileSync(file, privateKey, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  writeFileSync(join(opts.certDir, 'sa.pub'), publicKey, { mode: 0o644 });
-  return privateKey;
+  // Replicas sharing the cert dir may get here at once: one key is published
+  // (link-if-absent, never half written) and all of them sign with it, so a token
+  // from one replica is accepted by every other.
+  for (let round = 0; round < 5; round++) {
+    const existing = readIfExistsSync(file);
+    if (existing !== undefined) {
+      if (isPrivateKeyPem(existing)) {
+        ensurePublicKeyFile(opts.certDir, existing);
+        return existing;
+      }
+      // Only a kapi older than atomic writes could have left this (a crash mid-write).
+      // Nothing it signed can be verified anyway, so a new key replaces it.
+      removeIfUnchangedSync(file, existing);
+      continue;
+    }
+    const { privateKey } = generateKeyPairSync('ec', {
+      namedCurve: 'prime256v1',
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    createFileExclusiveSync({ path: file, data: privateKey, mode: 0o600 });
+  }
+  throw new Error(`${file}: no usable service account signing key could be written`);
+}
+
+function isPrivateKeyPem(pem: string): boolean {
+  try {
+    createPrivateKey(pem);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** sa.pub beside the generated key, for other verifiers; derived from the key in use, rewritten when it differs. */
+function ensurePublicKeyFile(certDir: string, privateKeyPem: string): void {
+  const path = join(certDir, 'sa.pub');
+  const publicPem = createPublicKey(createPrivateKey(privateKeyPem)).export({ type: 'spki', format: 'pem' }).toString();
+  if (readIfExistsSync(path) !== publicPem) writeFileAtomicSync({ path, data: publicPem, mode: 0o644 });
 }
 
 export function createTokenKeys(opts: {

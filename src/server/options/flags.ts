@@ -92,6 +92,13 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'api-audiences', kind: 'stringList', defaultText: '<service-account-issuer>', usage: 'Identifiers of the API. Service account tokens must name one of these audiences to authenticate.' },
   { name: 'request-timeout', kind: 'duration', defaultText: '1m0s', usage: 'The duration a handler must keep a request open before timing it out (not for long-running requests such as watch).' },
   { name: 'min-request-timeout', kind: 'int', defaultText: '1800', usage: 'The minimum number of seconds a handler must keep a request open before timing it out; only used for watch request handlers, which pick a randomized value above this number.' },
+  {
+    name: 'shutdown-delay-duration',
+    kind: 'duration',
+    defaultText: '0s',
+    usage:
+      'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure. Graceful termination starts after this delay has elapsed. This can be used to allow load balancer to stop sending traffic to this server.',
+  },
   { name: 'v', shorthand: 'v', kind: 'int', defaultText: '0', usage: 'Number for the log level verbosity.' },
   { name: 'help', shorthand: 'h', kind: 'bool', defaultText: '', usage: 'help for kapi' },
 ];

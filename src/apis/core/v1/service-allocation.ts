@@ -128,6 +128,16 @@ function ownerOf(svc: KubeObject): Owner {
 
 const RANDOM_TRIES = 8;
 
+/** Who an allocation record says holds a value. */
+export interface RecordHolder {
+  readonly uid: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** Re-reads one service (for repair's last check before dropping a record); undefined when absent. */
+export type ServiceLookup = (namespace: string, name: string) => Promise<KubeObject | undefined>;
+
 class PoolStore {
   constructor(
     private readonly storage: Storage,
@@ -200,6 +210,22 @@ class PoolStore {
     return undefined;
   }
 
+  /** The record of n: the uid holding it and the service it names; undefined when n is free. */
+  async holder(n: number): Promise<RecordHolder | undefined> {
+    try {
+      const record = await this.storage.get(this.key(n));
+      const svc = (record as { service?: { namespace?: unknown; name?: unknown } }).service;
+      return {
+        uid: record.metadata.uid ?? '',
+        namespace: typeof svc?.namespace === 'string' ? svc.namespace : '',
+        name: typeof svc?.name === 'string' ? svc.name : '',
+      };
+    } catch (err) {
+      if (isStorageError(err, 'NotFound')) return undefined;
+      throw err;
+    }
+  }
+
   /** Drops the record of n if `uid` holds it; anything else (gone, re-taken) is left alone. */
   async give(n: number, uid: string): Promise<void> {
     try {
@@ -243,10 +269,31 @@ export interface ServiceAllocatorOptions {
   readonly nodePortRange: PortRange;
 }
 
-export function createServiceAllocator(opts: ServiceAllocatorOptions): Allocator & {
-  /** Values services hold against the records in storage; drops stale records, records missing ones. */
-  repair(services: readonly KubeObject[], opts?: { olderThanMs?: number }): Promise<{ dropped: number; recorded: number }>;
-} {
+export interface ServiceAllocator extends Allocator {
+  /**
+   * Values services hold against the records in storage; drops stale records,
+   * records missing ones. A record is dropped only when it is older than
+   * olderThanMs (a write may be between taking a value and storing its service)
+   * and, with lookup, when a fresh read of the service it names shows that
+   * service does not hold it: replicas starting together never drop what another
+   * one just took.
+   */
+  repair(services: readonly KubeObject[], opts?: { olderThanMs?: number; lookup?: ServiceLookup }): Promise<{ dropped: number; recorded: number }>;
+  /** Who holds cluster IP `ip` (undefined: free, or not an address of the range). */
+  clusterIPHolder(ip: string): Promise<RecordHolder | undefined>;
+  /** Drops the record of cluster IP `ip` if `uid` still holds it. */
+  releaseClusterIP(ip: string, uid: string): Promise<void>;
+  /**
+   * Makes the records of every value the stored service `svc` holds name it:
+   * missing records are written; records of an earlier object of the same
+   * namespace and name (left by a crash, or by a replica whose create lost the
+   * race) are taken over. Values another service holds are left alone and
+   * answered, so the caller can report them.
+   */
+  ensureRecorded(svc: KubeObject): Promise<{ readonly heldElsewhere: readonly string[] }>;
+}
+
+export function createServiceAllocator(opts: ServiceAllocatorOptions): ServiceAllocator {
   const ips = new PoolStore(opts.storage, ipPool(opts.clusterIPRange));
   const ports = new PoolStore(opts.storage, portPool(opts.nodePortRange));
   const cidr = opts.clusterIPRange.cidr;
@@ -343,10 +390,12 @@ export function createServiceAllocator(opts: ServiceAllocatorOptions): Allocator
       for (const n of heldNodePorts(svc, ports)) await ports.give(n, uid).catch(() => undefined);
     },
 
-    async repair(services, { olderThanMs = 60_000 } = {}) {
+    async repair(services, { olderThanMs = 60_000, lookup } = {}) {
       let dropped = 0;
       let recorded = 0;
       for (const pool of [ips, ports]) {
+        const holds = (svc: KubeObject | undefined, n: number): boolean =>
+          pool === ips ? heldIP(svc, ips) === n : heldNodePorts(svc, ports).has(n);
         const holders = new Map<number, KubeObject>();
         for (const svc of services) {
           const held = pool === ips ? [heldIP(svc, ips)] : [...heldNodePorts(svc, ports)];
@@ -363,6 +412,12 @@ export function createServiceAllocator(opts: ServiceAllocatorOptions): Allocator
           // A write may be between taking a value and storing its service: only old records go.
           const age = Date.now() - Date.parse(String(record.metadata.creationTimestamp ?? ''));
           if (!(age > olderThanMs)) continue;
+          // The service list may predate the record's service (another replica wrote it since).
+          const named = (record as { service?: { namespace?: unknown; name?: unknown } }).service;
+          if (lookup !== undefined && typeof named?.name === 'string') {
+            const fresh = await lookup(typeof named.namespace === 'string' ? named.namespace : '', named.name);
+            if (fresh !== undefined && fresh.metadata.uid === record.metadata.uid && holds(fresh, n)) continue;
+          }
           await pool.give(n, record.metadata.uid ?? '');
           recordedValues.delete(n);
           dropped++;
@@ -373,6 +428,43 @@ export function createServiceAllocator(opts: ServiceAllocatorOptions): Allocator
         }
       }
       return { dropped, recorded };
+    },
+
+    async clusterIPHolder(ip) {
+      const n = ipv4ToNumber(ip);
+      return n === undefined || !ips.inRange(n) ? undefined : ips.holder(n);
+    },
+
+    async releaseClusterIP(ip, uid) {
+      const n = ipv4ToNumber(ip);
+      if (n !== undefined && ips.inRange(n)) await ips.give(n, uid);
+    },
+
+    async ensureRecorded(svc) {
+      const owner = ownerOf(svc);
+      const heldElsewhere: string[] = [];
+      const values: Array<{ pool: PoolStore; n: number }> = [];
+      const ip = heldIP(svc, ips);
+      if (ip !== undefined) values.push({ pool: ips, n: ip });
+      for (const n of heldNodePorts(svc, ports)) values.push({ pool: ports, n });
+      for (const { pool, n } of values) {
+        // Each round either finds the record right, writes it, or removes a stale one;
+        // a few rounds cover a concurrent writer doing the same.
+        for (let round = 0; round < 5; round++) {
+          const holder = await pool.holder(n);
+          if (holder === undefined) {
+            if (await pool.take(n, owner, false)) break;
+            continue;
+          }
+          if (holder.uid === owner.uid) break;
+          if (holder.namespace !== owner.namespace || holder.name !== owner.name) {
+            heldElsewhere.push(pool.key(n));
+            break;
+          }
+          await pool.give(n, holder.uid);
+        }
+      }
+      return { heldElsewhere };
     },
   };
 }

@@ -1,9 +1,12 @@
 // JSON, the codec every client can speak and the one error bodies fall back to.
 // Output matches Go's encoding/json as kube-apiserver writes it: HTML-sensitive
 // characters escaped (\u003c, \u003e, \u0026), a trailing newline, and with
-// ?pretty two-space indentation (json.Indent).
+// ?pretty two-space indentation (json.Indent). Decoding bounds nesting depth
+// (depth.ts) and, when asked, reports duplicate fields (json-duplicates.ts).
 import { badRequest } from '../errors/status-error.js';
-import type { Codec } from './codec.js';
+import type { Codec, DecodeOptions } from './codec.js';
+import { checkDepth, mayBeTooDeep } from './depth.js';
+import { findDuplicateFields } from './json-duplicates.js';
 
 export const JSON_MEDIA_TYPE = 'application/json';
 
@@ -22,14 +25,26 @@ function goEscape(text: string): string {
   return NEEDS_ESCAPE.test(text) ? text.replace(ESCAPE_ALL, (c) => GO_ESCAPES[c]!) : text;
 }
 
-/** Parses strictly (JSON.parse) and reports errors the way kube's decoder words them. */
-export function decodeJson(body: Buffer): unknown {
+const PARSE_ERROR = "couldn't get version/kind; json parse error: ";
+
+/**
+ * Parses strictly (JSON.parse, which never recurses and makes `__proto__` an own
+ * data property) and reports errors the way kube's decoder words them. Nesting
+ * deeper than MAX_DEPTH is refused here, so nothing downstream recurses on
+ * unbounded input; `opts.strictErrors` collects duplicate fields.
+ */
+export function decodeJson(body: Buffer, opts?: DecodeOptions): unknown {
+  const text = body.toString('utf8');
+  let value: unknown;
   try {
-    return JSON.parse(body.toString('utf8'));
+    value = JSON.parse(text);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw badRequest(`couldn't get version/kind; json parse error: ${why}`);
+    throw badRequest(`${PARSE_ERROR}${why}`);
   }
+  if (mayBeTooDeep(text)) checkDepth(value, { prefix: PARSE_ERROR });
+  if (opts?.strictErrors !== undefined) opts.strictErrors.push(...findDuplicateFields(text));
+  return value;
 }
 
 export function encodeJson(obj: unknown, opts: { pretty?: boolean } = {}): Buffer {
@@ -39,13 +54,13 @@ export function encodeJson(obj: unknown, opts: { pretty?: boolean } = {}): Buffe
 
 export const jsonCodec: Codec = {
   mediaType: JSON_MEDIA_TYPE,
-  decode: (body) => decodeJson(body),
+  decode: (body, opts) => decodeJson(body, opts),
   encode: (obj) => encodeJson(obj),
 };
 
 /** ?pretty=true: the same media type, indented. */
 export const prettyJsonCodec: Codec = {
   mediaType: JSON_MEDIA_TYPE,
-  decode: (body) => decodeJson(body),
+  decode: (body, opts) => decodeJson(body, opts),
   encode: (obj) => encodeJson(obj, { pretty: true }),
 };

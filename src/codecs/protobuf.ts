@@ -8,6 +8,7 @@
 // src/generated/proto, loaded per package on first use.
 import type { Codec, DecodeOptions } from './codec.js';
 import { badRequest, internal, isStatusError, notAcceptable, StatusError } from '../errors/status-error.js';
+import { checkDepth } from './depth.js';
 import { messageForKind } from './protobuf/descriptors.js';
 import { decoderFor } from './protobuf/decode.js';
 import { encoderFor } from './protobuf/encode.js';
@@ -84,7 +85,10 @@ function decode(body: Buffer, opts?: DecodeOptions): unknown {
     if (message === undefined) throw badRequest(`no kind "${kind}" is registered for version "${apiVersion}"`);
     // kind and apiVersion first, as Go's TypeMeta puts them.
     const result: Record<string, unknown> = { kind, apiVersion };
-    return decoderFor(message).decode(new Reader(body, envelope.rawStart, envelope.rawEnd), envelope.rawEnd, result);
+    const decoded = decoderFor(message).decode(new Reader(body, envelope.rawStart, envelope.rawEnd), envelope.rawEnd, result);
+    // Embedded raw JSON (RawExtension, FieldsV1) nests below the message's own depth.
+    checkDepth(decoded, { prefix: 'unable to decode protobuf message: ' });
+    return decoded;
   } catch (err) {
     if (isStatusError(err)) throw err;
     // Anything else (a RawExtension that is not JSON, recursion too deep) is still the body's fault.

@@ -6,7 +6,8 @@
 // as warnings, and every mode drops unknown fields, as decoding into Go structs does.
 import type { FastifyRequest } from 'fastify';
 import type { DecodeOptions } from '../codecs/codec.js';
-import { badRequest, type StatusError } from '../errors/status-error.js';
+import { PROTOBUF_MEDIA_TYPE } from '../codecs/registry.js';
+import { badRequest, isStatusError, type StatusError } from '../errors/status-error.js';
 import type { ResourceDefinition } from '../registry/define-resource.js';
 import { apiVersionOf, type KubeObject } from '../schema/object.js';
 import { isSchemaTypeError } from '../schema/typed.js';
@@ -39,8 +40,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The apiVersion/kind checks of kube's create/update handlers; missing fields default to the endpoint's. */
-export function checkTypeMeta(obj: unknown, def: ResourceDefinition): KubeObject {
+/**
+ * What kube's decoder reads first, before it knows the kind: the body is an object
+ * whose apiVersion and kind, when present, are strings. Its failures are answered
+ * as "unrecognized" (see unrecognized()).
+ */
+function checkTypeMetaTypes(obj: unknown): asserts obj is Record<string, unknown> {
   if (!isObject(obj)) {
     throw badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeName(obj)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   }
@@ -50,6 +55,11 @@ export function checkTypeMeta(obj: unknown, def: ResourceDefinition): KubeObject
       throw badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeName(v)} into Go struct field .${field} of type string`);
     }
   }
+}
+
+/** The apiVersion/kind checks of kube's create/update handlers; missing fields default to the endpoint's. */
+export function checkTypeMeta(obj: unknown, def: ResourceDefinition): KubeObject {
+  checkTypeMetaTypes(obj);
   const expected = apiVersionOf(def);
   const apiVersion = (obj.apiVersion as string | undefined) ?? '';
   const kind = (obj.kind as string | undefined) ?? '';
@@ -64,6 +74,27 @@ export function checkTypeMeta(obj: unknown, def: ResourceDefinition): KubeObject
     throw undecodable(def, `json: cannot unmarshal ${goTypeName(obj.metadata)} into Go struct field ${def.kind}.metadata of type v1.ObjectMeta`);
   }
   return obj as KubeObject;
+}
+
+/** apiserver's summarizeData: a JSON body's first 30 bytes as text, anything else in hex. */
+function summarizeBody(body: Buffer): string {
+  if (body.length === 0) return '<empty>';
+  const more = body.length > 30 ? ' ...' : '';
+  const head = body.subarray(0, 30);
+  return body[0] === 0x7b ? `${head.toString('utf8')}${more}` : `${head.toString('hex')}${more}`;
+}
+
+/** sigs.k8s.io/yaml adds this for clients; the server's YAML decoder answers goyaml's text alone. */
+const YAML_CLIENT_PREFIX = 'error converting YAML to JSON: ';
+
+/**
+ * kube's answer for a body its decoder could not read far enough to know the kind
+ * (create.go's transformDecodeError without a GVK): the decoder's text and a
+ * summary of the body.
+ */
+function unrecognized(def: Pick<ResourceDefinition, 'kind'>, err: StatusError, body: Buffer): StatusError {
+  const detail = err.message.startsWith(YAML_CLIENT_PREFIX) ? err.message.slice(YAML_CLIENT_PREFIX.length) : err.message;
+  return badRequest(`the object provided is unrecognized (must be of type ${def.kind}): ${detail} (${summarizeBody(body)})`);
 }
 
 /** `spec.containers[0].bar` -> ['spec', 'containers', 0, 'bar']. */
@@ -85,6 +116,26 @@ function dropPath(obj: unknown, p: string): void {
   if (last !== undefined && cur !== null && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, last)) {
     delete (cur as Record<string, unknown>)[last];
   }
+}
+
+/** kube's strict decoder stops collecting at 100 errors. */
+const MAX_STRICT_ERRORS = 100;
+const DUPLICATE_FIELD = /^duplicate field "((?:[^"\\]|\\.)*)"$/;
+
+/**
+ * The strict errors in kube's order: unknown fields, then the codec's duplicates,
+ * except duplicates inside an unknown field (kube decodes nothing under a field
+ * it does not know, so it reports only the unknown field), at most 100.
+ */
+function strictTexts(unknown: readonly string[], fromCodec: readonly string[]): string[] {
+  const texts = unknown.map((f) => `unknown field ${JSON.stringify(f)}`);
+  for (const text of fromCodec) {
+    const m = DUPLICATE_FIELD.exec(text);
+    const at = m === null ? undefined : m[1]!;
+    const insideUnknown = at !== undefined && unknown.some((f) => at === f || at.startsWith(`${f}.`) || at.startsWith(`${f}[`));
+    if (!insideUnknown) texts.push(text);
+  }
+  return texts.slice(0, MAX_STRICT_ERRORS);
 }
 
 export interface SchemaCheckOptions {
@@ -112,7 +163,7 @@ export function checkSchema(obj: KubeObject, opts: SchemaCheckOptions): string[]
     if (isSchemaTypeError(err)) throw opts.typeError(err.detail);
     throw err;
   }
-  const texts = [...unknown.map((f) => `unknown field ${JSON.stringify(f)}`), ...(opts.strictErrors ?? [])];
+  const texts = strictTexts(unknown, opts.strictErrors ?? []);
   if (texts.length === 0 || opts.mode === 'Ignore') {
     for (const f of unknown) dropPath(obj, f);
     return [];
@@ -132,10 +183,17 @@ export function decodeObjectBody(request: FastifyRequest, opts: { scope: Handler
   const def = opts.scope.definition;
   // Duplicate fields are only looked for when someone will hear of them.
   const strictErrors: string[] | undefined = opts.fieldValidation === 'Ignore' ? undefined : [];
-  const decoded = decodeBody(request, opts.scope, {
-    expected: { group: def.group, version: def.version, kind: def.kind },
-    ...(strictErrors === undefined ? {} : { strictErrors }),
-  });
+  const codec = negotiateInput({ contentType: header(request, 'content-type'), codecs: opts.scope.codecs });
+  const body = rawBody(request);
+  let decoded: unknown;
+  try {
+    decoded = codec.decode(body, { expected: { group: def.group, version: def.version, kind: def.kind }, ...(strictErrors === undefined ? {} : { strictErrors }) });
+    checkTypeMetaTypes(decoded);
+  } catch (err) {
+    // Protobuf names its kind in the envelope; JSON and YAML failures come before any kind is known.
+    if (isStatusError(err) && err.reason === 'BadRequest' && codec.mediaType !== PROTOBUF_MEDIA_TYPE) throw unrecognized(def, err, body);
+    throw err;
+  }
   const object = checkTypeMeta(decoded, def);
   const fail = (detail: string) => undecodable(def, detail);
   const warnings = checkSchema(object, {

@@ -1,6 +1,7 @@
 // JSON values as patches see them, parsing a patch body with the error texts Go's
 // encoding/json gives (clients and tests compare them), and Go's %v rendering of
 // decoded maps, which kube's strategic merge errors quote.
+import { exceededMaxDepth, mayBeTooDeep, tooDeepAt } from '../codecs/depth.js';
 
 export type Json = null | boolean | number | string | Json[] | JsonMap;
 export interface JsonMap {
@@ -9,6 +10,22 @@ export interface JsonMap {
 
 export function isJsonMap(value: unknown): value is JsonMap {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// Keys in patches and objects are client data (STYLE §11): `map[key]` on a plain
+// object finds Object.prototype members (`toString`, `__proto__`) and assigning
+// `__proto__` replaces the object's prototype. Every keyed read and write of
+// client maps in the patch engines goes through these two.
+
+/** The member `key` of `map` when it is the map's own, else undefined. */
+export function getOwn(map: JsonMap, key: string): Json | undefined {
+  return Object.hasOwn(map, key) ? map[key] : undefined;
+}
+
+/** Sets `key` as an own data member, even when it is `__proto__`. */
+export function setOwn(map: JsonMap, key: string, value: Json): void {
+  if (key === '__proto__') Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+  else map[key] = value;
 }
 
 /** Go's reflect kind names for a decoded JSON value ("map", "slice", ...). */
@@ -29,11 +46,17 @@ export function goJsonType(value: unknown): string {
 
 export type ParseResult = { readonly ok: true; readonly value: Json } | { readonly ok: false; readonly message: string };
 
-/** Parses a body; failures carry encoding/json's wording. */
+/**
+ * Parses a body; failures carry encoding/json's wording. Nesting deeper than
+ * MAX_DEPTH fails as Go's scanner fails past its own bound, so every patch body
+ * (and whatever the engines build from it) is bounded before anything recurses.
+ */
 export function parseJson(body: Buffer | string): ParseResult {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   try {
-    return { ok: true, value: JSON.parse(text) as Json };
+    const value = JSON.parse(text) as Json;
+    const deep = mayBeTooDeep(text) ? tooDeepAt(value) : undefined;
+    return deep === undefined ? { ok: true, value } : { ok: false, message: exceededMaxDepth(deep) };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const at = /position (\d+)/.exec(message)?.[1];

@@ -6,7 +6,7 @@
 // array is a valid merge patch that replaces the whole document; the result then
 // fails to decode as the kind.
 import { patchUndecodable } from './errors.js';
-import { goJsonType, isJsonMap, parseJson, type Json, type JsonMap } from './json.js';
+import { getOwn, goJsonType, isJsonMap, parseJson, setOwn, type Json, type JsonMap } from './json.js';
 
 const BAD_MERGE_PATCH = 'Invalid JSON Patch';
 
@@ -28,17 +28,22 @@ function withoutNulls(value: Json): Json {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (!isJsonMap(value)) return value;
   const out: JsonMap = {};
-  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = withoutNulls(v);
+  for (const [k, v] of Object.entries(value)) if (v !== null) setOwn(out, k, withoutNulls(v));
   return out;
 }
 
-/** The merge of `patch` into `target`; neither input is changed. */
+/**
+ * The merge of `patch` into `target`; neither input is changed. Keys are own
+ * members only (a `__proto__` key is merged as data). The result is never deeper
+ * than the deeper of its inputs, so decode-time depth bounds hold after it.
+ */
 export function mergePatch(target: Json | undefined, patch: Json): Json {
   if (!isJsonMap(patch)) return withoutNulls(patch);
+  // Spread copies own enumerable members as data, `__proto__` included.
   const out: JsonMap = isJsonMap(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
-    else out[key] = mergePatch(out[key], value);
+    else setOwn(out, key, mergePatch(getOwn(out, key), value));
   }
   return out;
 }

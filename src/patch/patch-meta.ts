@@ -2,7 +2,7 @@
 // the generator kept (x-kubernetes-patch-strategy, x-kubernetes-patch-merge-key):
 // the same facts apimachinery reads from Go struct tags. A field the schema does
 // not know gets no strategy: maps still merge key by key, lists are replaced.
-import { builtinDefinitions, refName, type Definitions, type OpenApiSchema } from '../schema/definitions.js';
+import { builtinDefinitions, definitionOf, refName, type Definitions, type OpenApiSchema } from '../schema/definitions.js';
 
 export type PatchStrategy = 'merge' | 'replace';
 
@@ -28,7 +28,7 @@ const MAX_REF_DEPTH = 32;
 function resolve(defs: Definitions, schema: OpenApiSchema | undefined): OpenApiSchema | undefined {
   let cur = schema;
   for (let i = 0; cur !== undefined && i < MAX_REF_DEPTH; i++) {
-    if (cur.$ref !== undefined) cur = defs[refName(cur.$ref)];
+    if (cur.$ref !== undefined) cur = definitionOf(defs, refName(cur.$ref));
     // Generated v3-style wrappers: a single allOf around a $ref.
     else if (cur.allOf?.length === 1 && cur.properties === undefined) cur = cur.allOf[0];
     else return cur;
@@ -74,11 +74,11 @@ const UNKNOWN_FIELD: FieldPatchMeta = { strategy: undefined, mergeKey: undefined
 
 /** Patch metadata of a named definition (io.k8s.api.core.v1.Pod); unknown names know nothing. */
 export function patchMetaFor(schemaName: string, definitions: Definitions = builtinDefinitions): PatchMeta {
-  const root = definitions[schemaName];
+  const root = definitionOf(definitions, schemaName);
   return root === undefined ? NO_META : metaOf(definitions, root);
 }
 
 /** Whether strategic merge can serve a kind: only kinds with a built-in schema (CRDs get 415). */
 export function hasPatchMeta(schemaName: string, definitions: Definitions = builtinDefinitions): boolean {
-  return definitions[schemaName] !== undefined;
+  return definitionOf(definitions, schemaName) !== undefined;
 }

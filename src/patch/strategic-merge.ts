@@ -11,7 +11,7 @@
 // $setElementOrder) order, the server's other elements kept where they were.
 import { badRequest } from '../errors/status-error.js';
 import { patchRejected, patchUndecodable } from './errors.js';
-import { cloneJson, goFormat, goJsonType, isJsonMap, parseJson, type Json, type JsonMap } from './json.js';
+import { cloneJson, getOwn, goFormat, goJsonType, isJsonMap, parseJson, setOwn, type Json, type JsonMap } from './json.js';
 import type { FieldPatchMeta, PatchMeta } from './patch-meta.js';
 
 const DIRECTIVE = '$patch';
@@ -37,7 +37,13 @@ export function decodeStrategicPatch(body: Buffer | string): JsonMap {
   return parsed.value;
 }
 
-/** The patched copy of `original`; neither input is changed. */
+/**
+ * The patched copy of `original`; neither input is changed. Every keyed access
+ * is by own member (getOwn/setOwn), so `__proto__` or `toString` in a patch is
+ * an ordinary field. The result nests no deeper than the deeper of its inputs
+ * (a merge only places patch subtrees where the original had a member), so the
+ * decode-time depth bound still holds after it.
+ */
 export function strategicMerge(original: JsonMap, patch: JsonMap, meta: PatchMeta): JsonMap {
   return mergeMap(cloneJson(original), cloneJson(patch), meta);
 }
@@ -61,25 +67,25 @@ function mergeMap(original: JsonMap, patch: JsonMap, meta: PatchMeta): JsonMap {
 
 function mergeField(original: JsonMap, opts: { key: string; value: Json; field: FieldPatchMeta }): void {
   const { key, value, field } = opts;
-  const current = original[key];
+  const current = getOwn(original, key);
   if (value === null) {
     delete original[key];
   } else if (current === undefined || current === null) {
     setOrDrop(original, key, fresh(value, field));
   } else if (isJsonMap(current) && isJsonMap(value)) {
-    original[key] = field.strategy === 'replace' ? fresh(value, { ...field, strategy: undefined }) : mergeMap(current, value, field.meta);
+    setOwn(original, key, field.strategy === 'replace' ? fresh(value, { ...field, strategy: undefined }) : mergeMap(current, value, field.meta));
   } else if (Array.isArray(current) && Array.isArray(value)) {
     setOrDrop(original, key, field.strategy === 'merge' ? mergeList(current, value, field) : value);
   } else {
     // Different types, or scalars: the patch's value wins.
-    original[key] = fresh(value, field);
+    setOwn(original, key, fresh(value, field));
   }
 }
 
 /** Lists that merge away to nothing are omitted, as encoding the typed object (omitempty) would. */
 function setOrDrop(target: JsonMap, key: string, value: Json): void {
   if (Array.isArray(value) && value.length === 0) delete target[key];
-  else target[key] = value;
+  else setOwn(target, key, value);
 }
 
 /** A patch value with no counterpart in the object: its directives and nulls are resolved against nothing. */
@@ -114,7 +120,7 @@ function applyRetainKeys(original: JsonMap, patch: JsonMap): void {
 
 function deleteFromPrimitiveList(original: JsonMap, key: string, value: Json): void {
   if (!Array.isArray(value)) throw badRequest(BAD_PRIMITIVE_LIST);
-  const current = original[key];
+  const current = getOwn(original, key);
   if (!Array.isArray(current)) return;
   setOrDrop(original, key, current.filter((item) => !value.some((gone) => sameValue(gone, item))));
 }
@@ -123,11 +129,11 @@ function deleteFromPrimitiveList(original: JsonMap, key: string, value: Json): v
 function applyElementOrders(original: JsonMap, patch: JsonMap, meta: PatchMeta): void {
   for (const directiveKey of Object.keys(patch)) {
     if (!directiveKey.startsWith(SET_ELEMENT_ORDER)) continue;
-    const order = patch[directiveKey];
+    const order = getOwn(patch, directiveKey);
     const key = directiveKey.slice(SET_ELEMENT_ORDER.length);
     const field = meta.field(key);
-    const current = original[key];
-    const patchList = patch[key];
+    const current = getOwn(original, key);
+    const patchList = getOwn(patch, key);
     if (!Array.isArray(order)) throw badRequest(BAD_SET_ELEMENT_ORDER);
     if ((current !== undefined && !Array.isArray(current)) || (patchList !== undefined && !Array.isArray(patchList))) {
       throw badRequest(BAD_SET_ELEMENT_ORDER);
@@ -208,7 +214,7 @@ function applySpecialElements(original: Json[], patch: JsonMap[], field: FieldPa
     const directive = item[DIRECTIVE];
     if (directive === 'delete') {
       if (!Object.hasOwn(item, mergeKey)) throw badRequest(`map: ${goFormat(item)} does not contain declared merge key: ${mergeKey}`);
-      remaining = remaining.filter((o) => !(isJsonMap(o) && sameValue(o[mergeKey], item[mergeKey])));
+      remaining = remaining.filter((o) => !(isJsonMap(o) && sameValue(getOwn(o, mergeKey), getOwn(item, mergeKey))));
     } else if (directive === 'replace') {
       replace = true;
     } else if (directive === 'merge') {
@@ -229,7 +235,8 @@ function sameValue(a: Json | undefined, b: Json | undefined): boolean {
 /** Position of `item` in `list`: by merge key for maps, by value for primitives; -1 when absent. */
 function indexIn(list: readonly Json[], item: Json, mergeKey: string | undefined): number {
   if (mergeKey !== undefined && isJsonMap(item)) {
-    return list.findIndex((o) => isJsonMap(o) && sameValue(o[mergeKey], item[mergeKey]));
+    const want = getOwn(item, mergeKey);
+    return list.findIndex((o) => isJsonMap(o) && sameValue(getOwn(o, mergeKey), want));
   }
   return list.findIndex((o) => sameValue(o, item));
 }

@@ -309,13 +309,14 @@ export function buildPredicate(opts: { labelSelector?: string; fieldSelector?: s
   const fieldReqs = parseFieldSelector(opts.fieldSelector ?? '');
   const supported = selectableFieldsOf(opts.resource, { metadata: {} });
   for (const r of fieldReqs) {
-    if (!(r.field in supported)) throw badRequest(`field label not supported: ${r.field}`);
+    // Own members only: `constructor` or `toString` is not a field label.
+    if (!Object.hasOwn(supported, r.field)) throw badRequest(`field label not supported: ${r.field}`);
   }
   if (labelReqs.length === 0 && fieldReqs.length === 0) return undefined;
   return (obj) => {
     if (!matchesLabels(labelReqs, obj.metadata?.labels)) return false;
     if (fieldReqs.length === 0) return true;
     const fields = selectableFieldsOf(opts.resource, obj);
-    return fieldReqs.every((r) => ((fields[r.field] ?? '') === r.value) === (r.operator === '='));
+    return fieldReqs.every((r) => ((Object.hasOwn(fields, r.field) ? fields[r.field] : '') === r.value) === (r.operator === '='));
   };
 }

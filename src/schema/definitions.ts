@@ -41,6 +41,11 @@ export const builtinDefinitions: Definitions = table as unknown as Definitions;
 const V2_PREFIX = '#/definitions/';
 const V3_PREFIX = '#/components/schemas/';
 
+/** A definition by name, own members only (names can come from CRDs, i.e. clients). */
+export function definitionOf(definitions: Definitions, name: string): OpenApiSchema | undefined {
+  return Object.hasOwn(definitions, name) ? definitions[name] : undefined;
+}
+
 /** The definition name a `$ref` points at, for v2 and v3 spellings. */
 export function refName(ref: string): string {
   if (ref.startsWith(V2_PREFIX)) return ref.slice(V2_PREFIX.length);
@@ -68,7 +73,7 @@ export function resolveSchemaName(
   kind: { readonly schemaName: string } & GroupVersionKind,
   definitions: Definitions = builtinDefinitions,
 ): string | undefined {
-  if (definitions[kind.schemaName] !== undefined) return kind.schemaName;
+  if (definitionOf(definitions, kind.schemaName) !== undefined) return kind.schemaName;
   return definitionNameForGvk({ group: kind.group, version: kind.version, kind: kind.kind }, definitions);
 }
 

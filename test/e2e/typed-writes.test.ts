@@ -22,6 +22,12 @@ interface Case {
 }
 
 const cm = (metadata: object, rest: object = {}) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata, ...rest });
+/** 417 bytes of nested aliases (nine levels of ten): the issue's heap-killer. */
+const LAUGHS = [
+  'apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: laughs', 'data:',
+  '  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+  ...['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map((k, i) => `  ${k}: &${k} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
+].join('\n');
 const refused = (detail: string) => `ConfigMap in version "v1" cannot be handled as a ConfigMap: ${detail}`;
 
 const cases: Case[] = [
@@ -39,6 +45,13 @@ const cases: Case[] = [
   { name: 'POST YAML name: 0o17', method: 'POST', path: '', contentType: 'application/yaml', body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 0o17\n', want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string') } },
   { name: 'POST YAML labels as a list', method: 'POST', path: '', contentType: 'application/yaml', body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y-arr\n  labels:\n  - a\n', want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string') }, absent: 'y-arr' },
   { name: 'POST prototype-named fields under Strict', method: 'POST', path: '?fieldValidation=Strict', body: cm({ name: 'p-strict', toString: 'x' }, { constructor: { a: 1 } }), want: { code: 400, reason: 'BadRequest', message: refused('strict decoding error: unknown field "metadata.toString", unknown field "constructor"') }, absent: 'p-strict' },
+  { name: 'POST a duplicate field under Strict', method: 'POST', path: '?fieldValidation=Strict', body: '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup","name":"dup2"}}', want: { code: 400, reason: 'BadRequest', message: refused('strict decoding error: duplicate field "metadata.name"') }, absent: 'dup2' },
+  { name: 'POST a duplicate YAML key under Strict', method: 'POST', path: '?fieldValidation=Strict', contentType: 'application/yaml', body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ydup\n  name: ydup2\n', want: { code: 400, reason: 'BadRequest', message: refused('strict decoding error: yaml: unmarshal errors:\n  line 5: key "name" already set in map') }, absent: 'ydup2' },
+  { name: 'POST a duplicate inside an unknown field under Strict: only the unknown field', method: 'POST', path: '?fieldValidation=Strict', body: '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dupu"},"bogus":{"x":1,"x":2}}', want: { code: 400, reason: 'BadRequest', message: refused('strict decoding error: unknown field "bogus"') }, absent: 'dupu' },
+  { name: 'POST malformed JSON', method: 'POST', path: '', body: '{"metadata": {', want: { code: 400, reason: 'BadRequest', message: /^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: .+ \(\{"metadata": \{\)$/ } },
+  { name: 'POST JSON nested 100,000 deep', method: 'POST', path: '', body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"data":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, want: { code: 400, reason: 'BadRequest', message: /^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: invalid character '\[' exceeded max depth \(/ }, absent: 'deep' },
+  { name: 'POST YAML billion laughs', method: 'POST', path: '', contentType: 'application/yaml', body: LAUGHS, want: { code: 400, reason: 'BadRequest', message: /^the object provided is unrecognized \(must be of type ConfigMap\): yaml: document contains excessive aliasing \(/ }, absent: 'laughs' },
+  { name: 'POST YAML self-alias', method: 'POST', path: '', contentType: 'application/yaml', body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: self\ndata: &a [*a]\n', want: { code: 400, reason: 'BadRequest', message: /^the object provided is unrecognized \(must be of type ConfigMap\): yaml: / }, absent: 'self' },
   { name: 'PUT data as an array', method: 'PUT', path: '/target', body: cm({ name: 'target' }, { data: [1] }), want: { code: 400, reason: 'BadRequest', message: refused('json: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string') } },
   { name: 'merge patch: data as an array', method: 'PATCH', path: '/target', contentType: 'application/merge-patch+json', body: '{"data":[1]}', want: { code: 422, reason: 'Invalid', message: /patch: Invalid value: ".*": json: cannot unmarshal array into Go struct field ConfigMap\.data of type map\[string\]string$/ } },
   { name: 'merge patch: a label value as a number', method: 'PATCH', path: '/target', contentType: 'application/merge-patch+json', body: '{"metadata":{"labels":{"a":1}}}', want: { code: 422, reason: 'Invalid', message: /json: cannot unmarshal number into Go struct field ObjectMeta\.metadata\.labels of type string$/ } },

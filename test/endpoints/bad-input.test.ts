@@ -19,10 +19,10 @@ interface Case {
 const widget = (name: string, extra: object = {}) => ({ apiVersion: 'example.test/v1', kind: 'Widget', metadata: { name }, spec: { size: 1 }, ...extra });
 
 const cases: Case[] = [
-  { name: 'malformed JSON', method: 'POST', url: W, headers: { 'content-type': 'application/json' }, body: '{"metadata": {', want: { code: 400, reason: 'BadRequest', message: /^couldn't get version\/kind; json parse error: / } },
+  { name: 'malformed JSON', method: 'POST', url: W, headers: { 'content-type': 'application/json' }, body: '{"metadata": {', want: { code: 400, reason: 'BadRequest', message: /^the object provided is unrecognized \(must be of type Widget\): couldn't get version\/kind; json parse error: .+ \(\{"metadata": \{\)$/ } },
   { name: 'empty body', method: 'POST', url: W, headers: { 'content-type': 'application/json' }, body: '', want: { code: 400, reason: 'BadRequest' } },
   { name: 'JSON array body', method: 'POST', url: W, headers: { 'content-type': 'application/json' }, body: '[1]', want: { code: 400, reason: 'BadRequest', message: /cannot unmarshal array/ } },
-  { name: 'malformed YAML', method: 'POST', url: W, headers: { 'content-type': 'application/yaml' }, body: 'metadata:\n  name: a\n b: [', want: { code: 400, reason: 'BadRequest', message: /^error converting YAML to JSON: / } },
+  { name: 'malformed YAML', method: 'POST', url: W, headers: { 'content-type': 'application/yaml' }, body: 'metadata:\n  name: a\n b: [', want: { code: 400, reason: 'BadRequest', message: /^the object provided is unrecognized \(must be of type Widget\): yaml: .+ \([0-9a-f]+\)$/ } },
   { name: 'kind as a number', method: 'POST', url: W, body: { kind: 5, metadata: { name: 'k5' } }, want: { code: 400, reason: 'BadRequest', message: /cannot unmarshal number into Go struct field \.kind of type string/ } },
   { name: 'wrong apiVersion', method: 'POST', url: W, body: { ...widget('av'), apiVersion: 'example.test/v2' }, want: { code: 400, reason: 'BadRequest', message: 'the API version in the data (example.test/v2) does not match the expected API version (example.test/v1)' }, notStored: 'av' },
   { name: 'wrong kind', method: 'POST', url: W, body: { ...widget('wk'), kind: 'Gadget' }, want: { code: 400, reason: 'BadRequest', message: /^Gadget in version "v1" cannot be handled as a Widget/ }, notStored: 'wk' },

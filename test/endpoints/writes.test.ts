@@ -157,11 +157,11 @@ test('YAML in and out', async () => {
     method: 'POST',
     url: W,
     headers: { 'content-type': 'application/yaml', accept: 'application/yaml' },
-    payload: 'apiVersion: example.test/v1\nkind: Widget\nmetadata:\n  name: y\nspec:\n  size: 4\n',
+    payload: 'apiVersion: example.test/v1\nkind: Widget\nmetadata:\n  name: yw\nspec:\n  size: 4\n',
   });
   expect(res.statusCode).toBe(201);
   expect(res.headers['content-type']).toBe('application/yaml');
-  expect(yaml.load(res.body)).toMatchObject({ kind: 'Widget', metadata: { name: 'y' }, spec: { size: 4 } });
+  expect(yaml.load(res.body)).toMatchObject({ kind: 'Widget', metadata: { name: 'yw' }, spec: { size: 4 } });
   const err = await h.app.inject({ method: 'GET', url: `${W}/nope`, headers: { accept: 'application/yaml' } });
   expect(err.statusCode).toBe(404);
   expect(yaml.load(err.body)).toMatchObject({ kind: 'Status', reason: 'NotFound' });

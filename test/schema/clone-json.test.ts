@@ -27,3 +27,18 @@ describe('cloneJson', () => {
     expect(copy.when.getTime()).toBe(0);
   });
 });
+
+describe('cloneJson on hostile shapes', () => {
+  const cases: { name: string; input: string }[] = [
+    { name: 'prototype names at every level', input: '{"constructor":{"prototype":{"toString":1}},"valueOf":[{"__proto__":{"hasOwnProperty":2}}]}' },
+    { name: 'arrays 1,000 deep', input: `${'['.repeat(1000)}${']'.repeat(1000)}` },
+    { name: 'objects 1,000 deep', input: `${'{"__proto__":'.repeat(1000)}1${'}'.repeat(1000)}` },
+  ];
+  for (const c of cases) {
+    test(c.name, () => {
+      const copy = cloneJson(JSON.parse(c.input) as unknown);
+      expect(JSON.stringify(copy)).toBe(c.input);
+      expect(({} as { polluted?: unknown; toString: unknown }).toString).toBe(Object.prototype.toString);
+    });
+  }
+});

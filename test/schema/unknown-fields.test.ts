@@ -1,11 +1,17 @@
 import { describe, expect, test } from 'vitest';
-import type { OpenApiSchema } from '../../src/schema/definitions.js';
-import { findUnknownFields, findUnknownFieldsInSchema } from '../../src/schema/unknown-fields.js';
+// Unknown-field detection (fieldValidation) is one half of the typed walk: these
+// rows pin which fields it reports; test/schema/typed.test.ts pins the types.
+import { builtinDefinitions, type OpenApiSchema } from '../../src/schema/definitions.js';
+import { checkTyped } from '../../src/schema/typed.js';
+
+const findUnknownFields = (schemaName: string, input: unknown): string[] => checkTyped(schemaName, input, builtinDefinitions).unknownFields;
+const findUnknownFieldsInSchema = (schema: OpenApiSchema, input: unknown): string[] =>
+  checkTyped('test.example.v1.Widget', input, { ...builtinDefinitions, 'test.example.v1.Widget': schema }).unknownFields;
 
 const POD = 'io.k8s.api.core.v1.Pod';
 const CONFIG_MAP = 'io.k8s.api.core.v1.ConfigMap';
 
-describe('findUnknownFields against the built-in table', () => {
+describe('unknown fields against the built-in table', () => {
   const cases: { name: string; schemaName: string; input: unknown; want: string[] }[] = [
     {
       name: 'a valid ConfigMap has none',
@@ -18,6 +24,12 @@ describe('findUnknownFields against the built-in table', () => {
       schemaName: CONFIG_MAP,
       input: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, dat: { k: 'v' } },
       want: ['dat'],
+    },
+    {
+      name: 'Object.prototype member names are unknown fields, not declared ones (issue #8)',
+      schemaName: CONFIG_MAP,
+      input: { metadata: { name: 'a', toString: { x: 1 }, constructor: 'c' }, valueOf: 1, hasOwnProperty: [1] },
+      want: ['metadata.toString', 'metadata.constructor', 'valueOf', 'hasOwnProperty'],
     },
     {
       name: 'unknown metadata field via ObjectMeta',
@@ -65,9 +77,9 @@ describe('findUnknownFields against the built-in table', () => {
       want: [],
     },
     {
-      name: 'nulls and wrong types are not unknown fields',
+      name: 'nulls are not unknown fields',
       schemaName: POD,
-      input: { metadata: null, spec: { containers: 'nope', volumes: [null] } },
+      input: { metadata: null, spec: { containers: null, volumes: [null] } },
       want: [],
     },
     {
@@ -84,7 +96,7 @@ describe('findUnknownFields against the built-in table', () => {
   }
 });
 
-describe('findUnknownFieldsInSchema markers', () => {
+describe('unknown fields under schema markers', () => {
   const widget: OpenApiSchema = {
     type: 'object',
     properties: {

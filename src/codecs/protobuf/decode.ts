@@ -5,6 +5,7 @@
 // (see zero-values.ts), empty repeated fields and maps never appear, messages
 // present on the wire appear even when empty (Go shows `"spec": {}`).
 import { badRequest } from '../../errors/status-error.js';
+import { MAX_DEPTH } from '../depth.js';
 import { isScalarType, messageDescriptor, type FieldDescriptor, type ScalarType } from './descriptors.js';
 import { wellKnownTypes } from './well-known.js';
 import { LENGTH_DELIMITED, Reader, VARINT } from './wire.js';
@@ -97,13 +98,30 @@ function scalarWireType(type: ScalarType): number {
   return type === 'string' || type === 'bytes' ? LENGTH_DELIMITED : VARINT;
 }
 
+// How many embedded messages the decoder is inside. Recursive message types
+// (JSONSchemaProps in a CRD) let a hostile body nest without end; past MAX_DEPTH
+// it is a 400, never a stack overflow. Decoding is synchronous, so one counter
+// serves every request.
+let nesting = 0;
+
+function nested<T>(run: () => T): T {
+  if (nesting >= MAX_DEPTH) throw badRequest('unable to decode protobuf message: exceeded max depth');
+  nesting++;
+  try {
+    return run();
+  } finally {
+    nesting--;
+  }
+}
+
 /** A message-typed value: its decoder runs over the length-delimited body. */
 function messageValue(type: string): (r: Reader) => unknown {
   let decoder: MessageDecoder | undefined;
   return (r) => {
     const end = r.delimitedEnd();
     decoder ??= decoderFor(type);
-    return decoder.decode(r, end);
+    const d = decoder;
+    return nested(() => d.decode(r, end));
   };
 }
 
@@ -116,7 +134,8 @@ function fieldReader(field: FieldDescriptor, message: string): FieldReader {
       if (wireType !== LENGTH_DELIMITED) wrongWireType(field, wireType);
       const end = r.delimitedEnd();
       decoder ??= decoderFor(type);
-      decoder.decode(r, end, obj);
+      const d = decoder;
+      nested(() => d.decode(r, end, obj));
     };
   }
   if (!isScalarType(type)) {

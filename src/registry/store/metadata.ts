@@ -17,7 +17,10 @@ export function setTypeMeta(obj: KubeObject, def: ResourceDefinition): void {
   if (Object.keys(obj)[0] === 'kind' && obj.kind === def.kind && obj.apiVersion === apiVersionOf(def)) return;
   const { kind: _k, apiVersion: _a, ...rest } = obj;
   for (const key of Object.keys(obj)) delete obj[key];
-  Object.assign(obj, { kind: def.kind, apiVersion: apiVersionOf(def) }, rest);
+  obj.kind = def.kind;
+  obj.apiVersion = apiVersionOf(def);
+  // Not Object.assign: it assigns, and a client's `__proto__` key would set the prototype.
+  for (const [key, value] of Object.entries(rest)) Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**
@@ -46,7 +49,7 @@ function segments(path: string): string[] {
 export function getPath(obj: unknown, path: string): unknown {
   let cur: unknown = obj;
   for (const s of segments(path)) {
-    if (cur === null || typeof cur !== 'object') return undefined;
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, s)) return undefined;
     cur = (cur as Record<string, unknown>)[s];
   }
   return cur;

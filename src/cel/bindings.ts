@@ -30,6 +30,24 @@ export class SchemaObject extends Map<string, unknown> {
 }
 
 const classes = new WeakMap<DeclType, typeof SchemaObject>();
+const registered = new WeakMap<Environment, WeakSet<DeclType>>();
+
+/**
+ * Lists read from a schema with x-kubernetes-list-type set or map, with their
+ * declaration: `+` and `==` on them follow Kubernetes' list-type rules
+ * (list-types.ts). A side table, so the lists stay plain arrays for the base library.
+ */
+const typedLists = new WeakMap<readonly unknown[], DeclType>();
+
+export function listTypeOf(v: unknown): DeclType | undefined {
+  return Array.isArray(v) ? typedLists.get(v) : undefined;
+}
+
+/** Marks a list computed from a typed list (the result of `+`) with the same list type. */
+export function markListType(v: readonly unknown[], decl: DeclType): readonly unknown[] {
+  typedLists.set(v, decl);
+  return v;
+}
 
 /**
  * Registers the object types reachable from `decl` on `env` (depth first, so a
@@ -39,9 +57,16 @@ export function registerDeclTypes(env: Environment, decl: DeclType): void {
   if (decl.elem !== undefined) registerDeclTypes(env, decl.elem);
   if (decl.kind !== 'object') return;
   for (const f of decl.fields!.values()) registerDeclTypes(env, f.type);
-  if (classes.has(decl)) return;
-  const ctor = { [decl.celType]: class extends SchemaObject {} }[decl.celType]!;
-  classes.set(decl, ctor);
+  // One class per declaration, registered once per environment (a DeclType may serve several).
+  let done = registered.get(env);
+  if (done === undefined) registered.set(env, (done = new WeakSet()));
+  if (done.has(decl)) return;
+  done.add(decl);
+  let ctor = classes.get(decl);
+  if (ctor === undefined) {
+    ctor = { [decl.celType]: class extends SchemaObject {} }[decl.celType]!;
+    classes.set(decl, ctor);
+  }
   const fields: Record<string, string> = Object.create(null);
   for (const [name, f] of decl.fields!) fields[name] = f.type.celType;
   env.registerType(decl.celType, { ctor, fields });
@@ -54,7 +79,7 @@ export function registerDeclTypes(env: Environment, decl: DeclType): void {
  * x-kubernetes-list-type set or map compare as unordered (Kubernetes' list
  * equality for those types); everything else element by element.
  */
-function deepEqualJson(a: unknown, b: unknown, decl: DeclType | undefined): boolean {
+export function deepEqualJson(a: unknown, b: unknown, decl: DeclType | undefined): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) return false;
@@ -86,8 +111,12 @@ export function toCelValue(v: unknown, decl: DeclType): unknown {
       const ctor = classes.get(decl);
       return ctor !== undefined && isPlainObject(v) ? new ctor(v, decl) : v;
     }
-    case 'list':
-      return Array.isArray(v) ? v.map((e) => toCelValue(e, decl.elem!)) : v;
+    case 'list': {
+      if (!Array.isArray(v)) return v;
+      const list = v.map((e) => toCelValue(e, decl.elem!));
+      if (decl.listType === 'set' || decl.listType === 'map') typedLists.set(list, decl);
+      return list;
+    }
     case 'map': {
       if (!isPlainObject(v)) return v;
       const m = new Map<string, unknown>();

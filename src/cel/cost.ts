@@ -6,8 +6,8 @@
 // size(range) × (step + condition). Sizes come from literals and from the schema
 // (maxLength, maxItems, maxProperties, else what fits in one request).
 //
-// Two halves: estimateCost (the worst case, before evaluation, to refuse a rule)
-// and CostMeter (the actual cost, while evaluating, to stop one).
+// This file is the estimate (the worst case, before evaluation, to refuse a
+// rule); runtime-cost.ts charges the actual cost while evaluating, to stop one.
 import { callParts, type AstNode, type ComprehensionArgs } from './ast.js';
 import { MAX_REQUEST_SIZE_BYTES, type DeclType } from './schema-types.js';
 
@@ -28,6 +28,7 @@ export const CRD_COST_LIMITS = {
 export const STRING_TRAVERSAL_COST_FACTOR = 0.1;
 export const REGEX_STRING_LENGTH_COST_FACTOR = 0.25;
 const LIST_CREATE_BASE_COST = 10;
+export const NAMESPACES: ReadonlySet<string> = new Set(['strings', 'ip']);
 const MAP_CREATE_BASE_COST = 30;
 // An authorization check is priced so that only two fit in one call (library/cost.go).
 const AUTHZ_CHECK_COST = 350_000;
@@ -71,7 +72,9 @@ class Estimator {
     const a = n.args as AstNode[];
     switch (n.op) {
       case 'value': return 0;
-      case 'id': return 1;
+      // Namespaces of namespaced globals (strings.quote, ip.isCanonical) are part of a
+      // function name in cel-go, not an identifier read.
+      case 'id': return NAMESPACES.has(n.args as string) ? 0 : 1;
       case '.': case '.?': return this.cost((n.args as [AstNode])[0]) + 1;
       case '[]': case '[?]': return this.cost(a[0]!) + this.cost(a[1]!) + 1;
       case '!_': case '-_': return 1 + this.cost(n.args as AstNode);
@@ -138,10 +141,27 @@ class Estimator {
         return mul(traverse(target), traverse(args[0]));
       case 'startsWith': case 'endsWith':
         return traverse(args[0]);
-      case 'lowerAscii': case 'upperAscii': case 'substring': case 'trim': case 'reverse': case 'format':
-      case 'url': case 'isURL': case 'ip': case 'cidr': case 'isIP': case 'isCIDR':
-      case 'quantity': case 'isQuantity': case 'semver': case 'isSemver': case 'quote':
+      case 'lowerAscii': case 'upperAscii': case 'substring': case 'trim': case 'reverse': case 'format': case 'quote':
         return traverse(subject);
+      // Parsers of a string argument: one traversal. `isURL` has no entry in kube's table (cost 1).
+      case 'url': case 'cidr': case 'isIP': case 'isCIDR': case 'quantity': case 'isQuantity': case 'semver': case 'isSemver':
+        return traverse(args[0]);
+      case 'ip':
+        // cidr.ip() reads a field; ip(string) parses.
+        return target === undefined ? traverse(args[0]) : 1;
+      case 'isCanonical':
+        return target?.op === 'id' && target.args === 'ip' ? traverse(args[0], 2) : 1;
+      // Comparing two 4- or 16-byte addresses: ceil(0.1 × (16 + 16)); a CIDR also masks (ceil(0.1 × 16) + 1);
+      // a string argument is parsed first.
+      case 'containsIP':
+        return 4 + (args[0]?.checkedType?.name === 'string' ? traverse(args[0]) : 0);
+      case 'containsCIDR':
+        return 7 + (args[0]?.checkedType?.name === 'string' ? traverse(args[0]) : 0);
+      case 'fieldSelector': case 'labelSelector': {
+        // A selector parses into requirements: a list and a struct for every 2 characters.
+        const len = size(args[0]);
+        return len === UNKNOWN ? UNKNOWN : LIST_CREATE_BASE_COST + Math.ceil(len * STRING_TRAVERSAL_COST_FACTOR) + Math.ceil(Math.ceil(len * 0.5) * 50);
+      }
       case 'replace': case 'split':
         return traverse(subject, 2);
       case 'join': {
@@ -231,57 +251,4 @@ const keyDecl: DeclType = { kind: 'scalar', celType: 'string', maxElements: MAX_
 
 function isNode(v: unknown): v is AstNode {
   return typeof v === 'object' && v !== null && 'op' in v;
-}
-
-/** Raised when evaluation spends more than its budget; the message is Kubernetes'. */
-export class CostLimitExceeded extends Error {
-  constructor(readonly limit: number) {
-    super('operation cancelled: actual cost limit exceeded');
-  }
-}
-
-/**
- * The actual cost of one evaluation: every evaluated node charges 1. Library
- * functions do not yet add their size-dependent cost (TODO(#12)), so for
- * string-heavy rules this is below cel-go's runtime figure.
- */
-export class CostMeter {
-  used = 0;
-  constructor(readonly limit: number) {}
-
-  charge(n: number): void {
-    this.used += n;
-    if (this.used > this.limit) throw new CostLimitExceeded(this.limit);
-  }
-}
-
-/**
- * Makes every node of a checked AST charge 1 unit per evaluation (constants 0),
- * as cel-go's runtime cost tracker charges identifiers, selects and calls. The
- * checker has already settled each node's implementation (its `meta`); an own
- * `evaluate` in front of it takes precedence over the base library's lazy one.
- */
-export function instrument(nodes: readonly AstNode[], meter: { current: CostMeter }): void {
-  for (const node of nodes) {
-    if (node.op === 'value') continue;
-    const meta = node.meta as AstNode['meta'] & { evaluate: AstNode['evaluate'] };
-    const alternate = meta.alternate;
-    const macro = meta.macro as (MacroHookEval & AstNode['meta']['macro']) | undefined;
-    const inner: (ev: unknown, ctx: unknown) => unknown =
-      alternate !== undefined ? (ev, ctx) => alternate.evaluate(ev, alternate, ctx)
-        : macro !== undefined ? (ev, ctx) => macro.evaluate(ev, macro, ctx)
-          : (ev, ctx) => meta.evaluate(ev, node, ctx);
-    Object.defineProperty(node, 'evaluate', {
-      configurable: true,
-      writable: true,
-      value: (ev: unknown, _ast: AstNode, ctx: unknown): unknown => {
-        meter.current.charge(1);
-        return inner(ev, ctx);
-      },
-    });
-  }
-}
-
-interface MacroHookEval {
-  evaluate(ev: unknown, macro: unknown, ctx: unknown): unknown;
 }

@@ -7,7 +7,7 @@ import { Environment, ParseError, TypeError as CelTypeError } from '@marcbachman
 import type { AstNode } from './ast.js';
 import { registerDeclTypes } from './bindings.js';
 import { CRD_COST_LIMITS, estimateCost } from './cost.js';
-import { KUBERNETES_LIBRARIES } from './library/index.js';
+import { kubernetesLibraries, type CelFeatureGates } from './library/index.js';
 import type { CelLibrary } from './library/library.js';
 import { compileProgram, type Program } from './program.js';
 import { userMessage } from './rewrite.js';
@@ -26,6 +26,8 @@ export interface CelEnvironmentOptions {
   /** Actual cost at which one evaluation stops; default: CRD perCallLimit. */
   readonly perCallLimit?: number;
   readonly libraries?: readonly CelLibrary[];
+  /** Gates that add functions (AuthorizeWithSelectors); ignored when `libraries` is given. */
+  readonly featureGates?: CelFeatureGates;
 }
 
 export interface SourcePosition {
@@ -63,7 +65,7 @@ export class CelEnvironment {
     // Optional types (`?.`, `[?]`, optional.of) are part of Kubernetes' base environment;
     // mixed list literals are legal CEL (list(dyn)).
     this.env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
-    const libraries = options.libraries ?? KUBERNETES_LIBRARIES;
+    const libraries = options.libraries ?? kubernetesLibraries(options.featureGates);
     for (const lib of libraries) lib.register(this.env);
     this.overrides = new Set(libraries.flatMap((l) => l.overrides ?? []));
     for (const v of options.variables ?? []) {

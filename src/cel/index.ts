@@ -4,6 +4,9 @@
 // compile rules once (cached) and evaluate them per object.
 export { CelCompileError, CelEnvironment, createCelEnvironment, ruleVariables, type CelEnvironmentOptions, type CelVariable, type SourcePosition } from './environment.js';
 export { CelEvaluationError, type Program } from './program.js';
-export { CostLimitExceeded, CRD_COST_LIMITS } from './cost.js';
+export { CRD_COST_LIMITS } from './cost.js';
+export { CostLimitExceeded } from './runtime-cost.js';
+export { authorizerValue, AUTHORIZER_TYPE, type AuthorizationDecision, type CelAuthorizationAttributes, type CelAuthorizationResult, type CelAuthorizer, type CelUserInfo } from './library/authz.js';
+export type { CelFeatureGates } from './library/index.js';
 export { declTypeOf, type DeclType } from './schema-types.js';
 export { escapePropertyName, unescapePropertyName } from './escaping.js';

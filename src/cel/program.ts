@@ -4,7 +4,8 @@
 import { EvaluationError } from '@marcbachmann/cel-js';
 import { allNodes, callParts, type AstNode } from './ast.js';
 import { toCelValue } from './bindings.js';
-import { CostMeter, estimateCost, instrument } from './cost.js';
+import { estimateCost } from './cost.js';
+import { CostMeter, instrument } from './runtime-cost.js';
 import { CelCompileError, position } from './environment.js';
 import { regexSyntaxError } from './library/regex.js';
 import { redirectOverrides, userMessage } from './rewrite.js';

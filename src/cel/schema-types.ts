@@ -55,7 +55,9 @@ const scalar = (celType: string, schema: OpenApiSchema, maxElements = 1): DeclTy
 
 /**
  * The declaration type of `schema` rooted at `name` (object types are named
- * after their path, so two rules over one schema share types). Undefined when the
+ * after their path, so two rules over one schema share types; list items and
+ * map values are `__items__` and `__values__`, which no escaped property name
+ * can be, and which the base library's signature parser accepts, unlike `@items`). Undefined when the
  * schema cannot be typed (an array without items), like Kubernetes.
  */
 export function declTypeOf(schema: OpenApiSchema, name: string): DeclType | undefined {
@@ -65,7 +67,7 @@ export function declTypeOf(schema: OpenApiSchema, name: string): DeclType | unde
   switch (schema.type) {
     case 'array': {
       if (schema.items === undefined) return undefined;
-      const elem = declTypeOf(schema.items, `${name}.@items`);
+      const elem = declTypeOf(schema.items, `${name}.__items__`);
       if (elem === undefined) return undefined;
       return {
         kind: 'list', celType: `list<${elem.celType}>`, elem, schema,
@@ -100,7 +102,7 @@ function objectDecl(schema: OpenApiSchema, name: string): DeclType | undefined {
   if (props === undefined || Object.keys(props).length === 0) {
     const ap = schema.additionalProperties;
     if (typeof ap === 'object') {
-      const elem = declTypeOf(ap, `${name}.@values`);
+      const elem = declTypeOf(ap, `${name}.__values__`);
       if (elem === undefined) return undefined;
       return {
         kind: 'map', celType: `map<string, ${elem.celType}>`, elem, schema,

@@ -1,0 +1,47 @@
+// Kubernetes' semver library (semverlib.go over blang/semver v4).
+import { describe } from 'vitest';
+import { runCelTable, type CelRow } from './table.js';
+
+const rows: CelRow[] = [
+  { name: 'isSemver', expr: "isSemver('1.0.0')", want: true },
+  { name: 'isSemver pre-release and build', expr: "isSemver('1.2.3-alpha.1+build.5')", want: true },
+  { name: 'isSemver word', expr: "isSemver('hello')", want: false },
+  { name: 'isSemver leading v refused', expr: "isSemver('v1.0.0')", want: false },
+  { name: 'isSemver short refused', expr: "isSemver('1.0')", want: false },
+  { name: 'isSemver leading zero refused', expr: "isSemver('01.0.0')", want: false },
+  { name: 'isSemver empty', expr: "isSemver('')", want: false },
+  { name: 'isSemver normalize v', expr: "isSemver('v1.0', true)", want: true },
+  { name: 'isSemver normalize leading zeros', expr: "isSemver('01.01.01', true)", want: true },
+  { name: 'isSemver normalize false is strict', expr: "isSemver('v1.0.0', false)", want: false },
+  { name: 'isSemver normalize short with pre-release', expr: "isSemver('1.0-alpha', true)", want: false },
+  { name: 'semver parses', expr: "semver('1.2.3').major()", want: 1n },
+  { name: 'minor', expr: "semver('1.2.3').minor()", want: 2n },
+  { name: 'patch', expr: "semver('1.2.3').patch()", want: 3n },
+  { name: 'normalize strips v', expr: "semver('v1.0.0', true) == semver('1.0.0')", want: true },
+  { name: 'normalize pads minor and patch', expr: "semver('1', true) == semver('1.0.0')", want: true },
+  { name: 'normalize pads patch', expr: "semver('1.0', true).patch()", want: 0n },
+  { name: 'normalize strips leading zeros', expr: "semver('01.01.01', true) == semver('1.1.1')", want: true },
+  { name: 'normalize keeps a lone zero', expr: "semver('v0.00.1', true).minor()", want: 0n },
+  { name: 'error: empty', expr: "semver('')", error: 'Version string empty' },
+  { name: 'error: short', expr: "semver('1.0')", error: 'No Major.Minor.Patch elements found' },
+  { name: 'error: letter in major', expr: "semver('a.0.0')", error: 'Invalid character(s) found in major number "a"' },
+  { name: 'error: leading zero', expr: "semver('1.01.0')", error: 'Minor number must not contain leading zeroes "01"' },
+  { name: 'error: patch', expr: "semver('1.0.x')", error: 'Invalid character(s) found in patch number "x"' },
+  { name: 'error: empty pre-release', expr: "semver('1.0.0-')", error: 'Prerelease is empty' },
+  { name: 'error: numeric pre-release with leading zero', expr: "semver('1.0.0-01')", error: 'Numeric PreRelease version must not contain leading zeroes' },
+  { name: 'error: empty build', expr: "semver('1.0.0+')", error: 'Build meta data is empty' },
+  { name: 'error: major out of range', expr: "semver('99999999999999999999.0.0')", error: 'value out of range' },
+  { name: 'error: short normalized with build', expr: "semver('1+b', true)", error: 'short version cannot contain PreRelease/Build meta data' },
+  { name: 'major beyond int64 wraps as Go converts', expr: "semver('18446744073709551615.0.0').major()", want: -1n },
+  { name: 'compareTo equal', expr: "semver('1.2.3').compareTo(semver('1.2.3'))", want: 0n },
+  { name: 'compareTo less', expr: "semver('1.2.3').compareTo(semver('2.0.0'))", want: -1n },
+  { name: 'compareTo greater', expr: "semver('1.2.3').compareTo(semver('0.1.2'))", want: 1n },
+  { name: 'release above its pre-release', expr: "semver('1.0.0').isGreaterThan(semver('1.0.0-rc.1'))", want: true },
+  { name: 'numeric pre-release below alphanumeric', expr: "semver('1.0.0-1').isLessThan(semver('1.0.0-alpha'))", want: true },
+  { name: 'numeric pre-release by value', expr: "semver('1.0.0-alpha.2').isLessThan(semver('1.0.0-alpha.10'))", want: true },
+  { name: 'longer pre-release is greater', expr: "semver('1.0.0-alpha.1').isGreaterThan(semver('1.0.0-alpha'))", want: true },
+  { name: 'build is ignored by ==', expr: "semver('1.0.0+a') == semver('1.0.0+b')", want: true },
+  { name: 'isLessThan false on equal', expr: "semver('1.0.0').isLessThan(semver('1.0.0'))", want: false },
+];
+
+describe('cel semver', () => runCelTable(rows));

@@ -10,7 +10,7 @@ import { PROTOBUF_MEDIA_TYPE } from '../codecs/registry.js';
 import { badRequest, isStatusError, type StatusError } from '../errors/status-error.js';
 import type { ResourceDefinition } from '../registry/define-resource.js';
 import { apiVersionOf, type KubeObject } from '../schema/object.js';
-import { isSchemaTypeError } from '../schema/typed.js';
+import { isSchemaTypeError, type TypedCheck } from '../schema/typed.js';
 import type { FieldValidation } from './handlers/options.js';
 import type { HandlerScope } from './handlers/scope.js';
 import { negotiateInput } from './negotiation.js';
@@ -97,27 +97,6 @@ function unrecognized(def: Pick<ResourceDefinition, 'kind'>, err: StatusError, b
   return badRequest(`the object provided is unrecognized (must be of type ${def.kind}): ${detail} (${summarizeBody(body)})`);
 }
 
-/** `spec.containers[0].bar` -> ['spec', 'containers', 0, 'bar']. */
-function pathSegments(p: string): (string | number)[] {
-  const out: (string | number)[] = [];
-  for (const m of p.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) out.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
-  return out;
-}
-
-/** Removes an unknown field, by own properties only (its name may be `__proto__`). */
-function dropPath(obj: unknown, p: string): void {
-  const segs = pathSegments(p);
-  let cur: unknown = obj;
-  for (const s of segs.slice(0, -1)) {
-    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, s)) return;
-    cur = (cur as Record<string | number, unknown>)[s];
-  }
-  const last = segs[segs.length - 1];
-  if (last !== undefined && cur !== null && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, last)) {
-    delete (cur as Record<string, unknown>)[last];
-  }
-}
-
 /** kube's strict decoder stops collecting at 100 errors. */
 const MAX_STRICT_ERRORS = 100;
 const DUPLICATE_FIELD = /^duplicate field "((?:[^"\\]|\\.)*)"$/;
@@ -156,21 +135,17 @@ export interface SchemaCheckOptions {
  * fields, as decoding into Go structs does. Answers the warnings to send.
  */
 export function checkSchema(obj: KubeObject, opts: SchemaCheckOptions): string[] {
-  let unknown: readonly string[];
+  let checked: TypedCheck;
   try {
-    unknown = opts.scope.checkSchema(opts.scope.definition, obj).unknownFields;
+    checked = opts.scope.checkSchema(opts.scope.definition, obj);
   } catch (err) {
     if (isSchemaTypeError(err)) throw opts.typeError(err.detail);
     throw err;
   }
-  const texts = strictTexts(unknown, opts.strictErrors ?? []);
-  if (texts.length === 0 || opts.mode === 'Ignore') {
-    for (const f of unknown) dropPath(obj, f);
-    return [];
-  }
-  if (opts.mode === 'Strict') throw opts.strictError(`strict decoding error: ${texts.join(', ')}`);
-  for (const f of unknown) dropPath(obj, f);
-  return texts;
+  const texts = strictTexts(checked.unknownFields, opts.strictErrors ?? []);
+  if (texts.length > 0 && opts.mode === 'Strict') throw opts.strictError(`strict decoding error: ${texts.join(', ')}`);
+  checked.dropUnknownFields();
+  return opts.mode === 'Ignore' ? [] : texts;
 }
 
 /** kube's create/update decode failure: `<Kind> in version "<v>" cannot be handled as a <Kind>: <why>`. */

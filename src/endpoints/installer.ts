@@ -161,7 +161,15 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
 
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', async (_request: FastifyRequest, payload: Readable) => readLimited(payload, MAX_BODY_BYTES));
+    scope.addContentTypeParser('*', async (request: FastifyRequest, payload: Readable) => {
+      // A declared length far over the limit is answered at once: waiting for bytes
+      // that would be refused anyway only holds the connection until the request
+      // timeout. Nearer the limit the body is read (and refused once it passes the
+      // limit), so a client still sending it receives the answer instead of a reset.
+      const declared = Number(request.headers['content-length'] ?? 0);
+      if (declared > 2 * MAX_BODY_BYTES) throw requestEntityTooLarge(`limit is ${MAX_BODY_BYTES}`);
+      return readLimited(payload, MAX_BODY_BYTES);
+    });
     for (const url of ['/api/*', '/apis/*']) {
       scope.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url, bodyLimit: Number.MAX_SAFE_INTEGER, handler: dispatch });
     }

@@ -119,7 +119,8 @@ export function resolveRequestInfo(method: string, url: string): RequestInfo {
     verb = parts[0] as RequestVerb;
     parts = parts.slice(1);
   } else {
-    verb = METHOD_VERBS[method.toUpperCase()] ?? nonResourceVerb(method);
+    const upper = method.toUpperCase();
+    verb = (Object.hasOwn(METHOD_VERBS, upper) ? METHOD_VERBS[upper] : undefined) ?? nonResourceVerb(method);
   }
 
   let namespace = '';

@@ -34,7 +34,7 @@ export function parseGoDurationNanos(text: string): number {
     if (match === null) throw invalid();
     const [whole, intPart = '', fracPart, unit = ''] = match;
     if (intPart === '' && (fracPart ?? '') === '') throw invalid();
-    const scale = UNIT_NS[unit];
+    const scale = Object.hasOwn(UNIT_NS, unit) ? UNIT_NS[unit] : undefined;
     if (scale === undefined) throw new Error(`time: unknown unit ${JSON.stringify(unit)} in duration ${JSON.stringify(text)}`);
     total += Number(`${intPart === '' ? '0' : intPart}.${fracPart ?? ''}0`) * scale;
     rest = rest.slice(whole.length);

@@ -29,6 +29,12 @@ export function isSchemaTypeError(err: unknown): err is SchemaTypeError {
 export interface TypedCheck {
   /** Paths of undeclared fields in the strict decoder's wording (`spec.containers[0].bar`), in document order. */
   readonly unknownFields: string[];
+  /**
+   * Removes the undeclared fields from the checked object, as decoding into Go
+   * structs drops them. By reference, not by path: a field named `a.b`, `x[0]` or
+   * the empty string cannot be found again from its rendered path.
+   */
+  dropUnknownFields(): void;
 }
 
 /**
@@ -39,15 +45,26 @@ export interface TypedCheck {
 export function checkTyped(schemaName: string, obj: unknown, definitions: Definitions): TypedCheck {
   const schema = Object.hasOwn(definitions, schemaName) ? definitions[schemaName] : undefined;
   const unknownFields: string[] = [];
-  if (schema === undefined) return { unknownFields };
-  const w: Walk = { definitions, unknownFields, path: [], fields: [], struct: '' };
+  const holders: UnknownField[] = [];
+  const dropUnknownFields = (): void => {
+    for (const u of holders) delete u.holder[u.key];
+  };
+  if (schema === undefined) return { unknownFields, dropUnknownFields };
+  const w: Walk = { definitions, unknownFields, holders, path: [], fields: [], struct: '' };
   walk(w, { $ref: `#/definitions/${schemaName}` }, obj);
-  return { unknownFields };
+  return { unknownFields, dropUnknownFields };
+}
+
+interface UnknownField {
+  readonly holder: Record<string, unknown>;
+  readonly key: string;
 }
 
 interface Walk {
   readonly definitions: Definitions;
   readonly unknownFields: string[];
+  /** Where each unknown field is, for dropUnknownFields. */
+  readonly holders: UnknownField[];
   /** The JSON path (keys and indices), for unknown-field reports. */
   readonly path: (string | number)[];
   /** Go's error context: struct field names from the root, no indices or map keys. */
@@ -370,6 +387,7 @@ function walkObject(w: Walk, r: Resolved, schema: OpenApiSchema, value: unknown)
     } else if (!open) {
       w.path.push(key);
       w.unknownFields.push(pathText(w.path));
+      w.holders.push({ holder: value, key });
       w.path.pop();
     }
   }

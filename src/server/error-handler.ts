@@ -100,10 +100,24 @@ export function clientErrorStatus(err: NodeJS.ErrnoException): StatusError {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return timeout('request did not complete within requested timeout - context deadline exceeded');
     case 'HPE_INVALID_METHOD':
-      return transportError(405, 'the server does not allow this method on the requested resource');
+      // Go reads any token as a method (the router then answers 405); anything else
+      // on the request line is a malformed request.
+      return isTokenMethod((err as { rawPacket?: unknown }).rawPacket)
+        ? transportError(405, 'the server does not allow this method on the requested resource')
+        : badRequest('malformed HTTP request (HPE_INVALID_METHOD)');
     default:
       return badRequest(`malformed HTTP request${err.code === undefined ? '' : ` (${err.code})`}`);
   }
+}
+
+/** RFC 9110 tchar: what a method may be made of. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z]+$/;
+
+/** Whether the request line the parser refused starts with a well-formed method token. */
+function isTokenMethod(rawPacket: unknown): boolean {
+  if (!Buffer.isBuffer(rawPacket)) return false;
+  const space = rawPacket.indexOf(0x20);
+  return space > 0 && TOKEN.test(rawPacket.subarray(0, space).toString('latin1'));
 }
 
 /** Writes `status` as a complete HTTP/1.1 response on a socket no request object owns, then closes it. */

@@ -66,8 +66,13 @@ export function trackHttp2Session(server: unknown, logger: WarnLogger): void {
     const session = stream.session;
     if (session === undefined) return;
     stream.once('close', () => {
-      // A stream the client cancelled; one the server answered closes with NO_ERROR.
-      if (stream.rstCode === constants.NGHTTP2_NO_ERROR || session.destroyed) return;
+      // A stream the server answered closes with NO_ERROR. A client may also cancel
+      // the rest of an upload whose answer it already has (the server refused the
+      // body early, RFC 9113 §8.1): that reset costs nothing and is not counted.
+      // Everything else is, a request without a body (END_STREAM on its HEADERS, the
+      // rapid-reset pattern) above all, answered or not.
+      const refusedUpload = stream.writableEnded && !stream.endAfterHeaders;
+      if (stream.rstCode === constants.NGHTTP2_NO_ERROR || session.destroyed || refusedUpload) return;
       let bucket = buckets.get(session);
       if (bucket === undefined) {
         bucket = { tokens: HTTP2_LIMITS.resetBurst, updatedMs: Date.now() };

@@ -92,6 +92,7 @@ function billionLaughs(levels: number): string {
 describe('YAML failures are 400 with goyaml text', () => {
   const cases: { name: string; input: string; want: string }[] = [
     { name: 'billion laughs', input: billionLaughs(9), want: 'error converting YAML to JSON: yaml: document contains excessive aliasing' },
+    { name: 'billion laughs after a byte-order mark', input: `\ufeff${billionLaughs(9)}`, want: 'error converting YAML to JSON: yaml: document contains excessive aliasing' },
     { name: 'self alias in a flow sequence', input: 'a: &a [*a]', want: "error converting YAML to JSON: yaml: anchor 'a' value contains itself" },
     { name: 'self alias in a block mapping', input: 'a: &x\n  b: *x\n', want: "error converting YAML to JSON: yaml: anchor 'x' value contains itself" },
     { name: 'a tag the value does not fit', input: 'a: !!int abc', want: 'error converting YAML to JSON: yaml: cannot decode !!str `abc` as a !!int' },

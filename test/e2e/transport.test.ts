@@ -138,9 +138,19 @@ describe('transport errors are Status bodies', () => {
       want: { status: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource' },
     },
     {
-      name: 'garbage instead of a request line is 405 (read as a method)',
+      name: 'garbage instead of a request line is 400 (Go: malformed HTTP request)',
       chunks: ['GARBAGE\r\n\r\n'],
-      want: { status: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource' },
+      want: { status: 400, reason: 'BadRequest', message: /^malformed HTTP request/ },
+    },
+    {
+      name: 'binary bytes instead of a request line are 400',
+      chunks: ['\x16\x03\x01\x00\xff\x00garbage\r\n\r\n'],
+      want: { status: 400, reason: 'BadRequest', message: /^malformed HTTP request/ },
+    },
+    {
+      name: 'a declared body over --max-request-bytes is 413 at once, before any byte of it',
+      chunks: [http1(['POST /api/v1/namespaces/default/configmaps HTTP/1.1', 'Content-Type: application/json', 'Content-Length: 99999999999'], '{}')],
+      want: { status: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' },
     },
     {
       name: 'non-numeric Content-Length is 400',
@@ -153,11 +163,12 @@ describe('transport errors are Status bodies', () => {
       want: { status: 400, reason: 'BadRequest', message: 'the request URL is not valid: it holds a malformed percent-escape' },
     },
     {
+      // Chunked, so no declared length gives it away: the limit is found while reading.
       name: 'body over --max-request-bytes is 413 with kube text',
       chunks: [
         http1(
-          ['POST /api/v1/namespaces/default/configmaps HTTP/1.1', 'Content-Type: application/json', `Content-Length: ${3 * 1024 * 1024 + 10}`],
-          `{"a":"${'x'.repeat(3 * 1024 * 1024 + 2)}"}`,
+          ['POST /api/v1/namespaces/default/configmaps HTTP/1.1', 'Content-Type: application/json', 'Transfer-Encoding: chunked'],
+          `${(3 * 1024 * 1024 + 10).toString(16)}\r\n{"a":"${'x'.repeat(3 * 1024 * 1024 + 2)}"}\r\n0\r\n\r\n`,
         ),
       ],
       want: { status: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' },

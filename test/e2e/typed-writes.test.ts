@@ -119,6 +119,26 @@ describe('typed writes', () => {
     expect((await send({ path: `${CMS}/target` })).status).toBe(200);
   });
 
+  test('unknown fields with dots, brackets or no name are dropped, not stored', async () => {
+    const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"odd-keys","a.b":1},"..":{"labels":{"x":"y"}},"":1,"p[0]":1,"data":{"a.b":"kept"}}';
+    const created = await send({ method: 'POST', path: CMS, body });
+    expect(created.status).toBe(201);
+    const stored = (await send({ path: `${CMS}/odd-keys` })).json();
+    expect(Object.keys(stored).sort()).toEqual(['apiVersion', 'data', 'kind', 'metadata']);
+    expect(stored.metadata['a.b']).toBeUndefined();
+    expect(stored.data).toEqual({ 'a.b': 'kept' });
+  });
+
+  test('a secret type named like an Object.prototype member is a type like any other', async () => {
+    const body = '{"apiVersion":"v1","kind":"Secret","metadata":{"name":"proto-type"},"type":"constructor","stringData":{"__proto__":"p","toString":"t"}}';
+    const res = await send({ method: 'POST', path: `${NS}/secrets`, body });
+    expect(res.status).toBe(201);
+    const secret = JSON.parse(res.body.toString()) as { type: string; data: Record<string, string> };
+    expect(secret.type).toBe('constructor');
+    expect(Object.getOwnPropertyDescriptor(secret.data, '__proto__')?.value).toBe(Buffer.from('p').toString('base64'));
+    expect(secret.data.toString).toBe(Buffer.from('t').toString('base64'));
+  });
+
   test('nulls are what Go makes of them', async () => {
     const created = await send({ method: 'POST', path: CMS, body: cm({ name: 'nulls', labels: { a: null }, finalizers: null, annotations: null }, { data: { k: null } }) });
     expect(created.status).toBe(201);

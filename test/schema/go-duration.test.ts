@@ -15,6 +15,7 @@ describe('parseGoDuration', () => {
     { name: 'no unit', input: '60', want: /invalid duration "60"/ },
     { name: 'empty', input: '', want: /invalid duration ""/ },
     { name: 'unknown unit', input: '5d', want: /unknown unit "d"/ },
+    { name: 'a unit named like an Object.prototype member', input: '1constructor', want: /unknown unit "constructor"/ },
     { name: 'garbage after', input: '5s!', want: /invalid duration/ },
     { name: 'bare dot', input: '.s', want: /invalid duration/ },
   ];

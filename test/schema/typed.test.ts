@@ -107,6 +107,15 @@ describe('checkTyped against the built-in table', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  test('unknown fields are dropped by reference, whatever their names', () => {
+    const input = JSON.parse('{"metadata":{"name":"a","x[0]":1},"a.b":1,"":2,"..":{"c":1},"__proto__":{"p":1},"data":{"a.b":"kept"}}') as Record<string, unknown>;
+    const checked = checkTyped(CM, input, builtinDefinitions);
+    expect(checked.unknownFields).toEqual(['metadata.x[0]', 'a.b', '', '..', '__proto__']);
+    checked.dropUnknownFields();
+    expect(input).toEqual({ metadata: { name: 'a' }, data: { 'a.b': 'kept' } });
+    expect(Object.hasOwn(input, '__proto__')).toBe(false);
+  });
+
   test('an unknown definition checks nothing', () => {
     expect(checkTyped('no.such.Kind', { a: 1 }, builtinDefinitions).unknownFields).toEqual([]);
   });

@@ -35,7 +35,10 @@ function normalize(secret: KubeObject): void {
   const stringData = secret.stringData as Json | undefined;
   if (stringData !== undefined && stringData !== null) {
     const data = { ...((secret.data as Json | undefined) ?? {}) };
-    for (const [k, v] of Object.entries(stringData)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+    for (const [k, v] of Object.entries(stringData)) {
+      // defineProperty: a key named __proto__ is data, not the object's prototype.
+      Object.defineProperty(data, k, { value: Buffer.from(String(v), 'utf8').toString('base64'), enumerable: true, writable: true, configurable: true });
+    }
     secret.data = data;
   }
   delete secret.stringData;
@@ -49,11 +52,12 @@ function validateTypeKeys(secret: KubeObject): FieldError[] {
     const name = secret.metadata.annotations?.[SERVICE_ACCOUNT_NAME_ANNOTATION] ?? '';
     return name === '' ? [required(path('metadata', 'annotations').key(SERVICE_ACCOUNT_NAME_ANNOTATION))] : [];
   }
-  const rule = REQUIRED_KEYS[type as SecretType];
+  // The type is client data: a table lookup by own keys only (`constructor` is no rule).
+  const rule = Object.hasOwn(REQUIRED_KEYS, type) ? REQUIRED_KEYS[type as SecretType] : undefined;
   if (rule === undefined) return [];
-  const present = rule.keys.filter((k) => k in data);
+  const present = rule.keys.filter((k) => Object.hasOwn(data, k));
   if (rule.any === true) return present.length > 0 ? [] : rule.keys.map((k) => required(dataPath.key(k)));
-  const missing = rule.keys.filter((k) => !(k in data) || (k === 'ssh-privatekey' && data[k] === ''));
+  const missing = rule.keys.filter((k) => !Object.hasOwn(data, k) || (k === 'ssh-privatekey' && data[k] === ''));
   if (missing.length > 0) return missing.map((k) => required(dataPath.key(k)));
   if (rule.json === true) {
     const key = rule.keys[0]!;

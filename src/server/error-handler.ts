@@ -54,7 +54,17 @@ export function toStatusError(err: unknown, bodyLimit: number = DEFAULT_BODY_LIM
   if (isStatusError(err)) return { status: err, bug: false };
   const fromFastify = typeof (err as FastifyError)?.code === 'string' ? fromFastifyError(err as FastifyError, bodyLimit) : undefined;
   if (fromFastify !== undefined) return { status: fromFastify, bug: false };
+  // The client went away mid-request: nobody is left to answer, and it is no bug of ours.
+  if (isClientGone(err)) return { status: badRequest('the client closed the connection before the request was read'), bug: false };
   return { status: internal(err), bug: true };
+}
+
+const CLIENT_GONE_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED', 'EPIPE']);
+
+function isClientGone(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (typeof e !== 'object' || e === null) return false;
+  return (typeof e.code === 'string' && CLIENT_GONE_CODES.has(e.code)) || e.message === 'request body closed before its end';
 }
 
 export function sendStatus(request: FastifyRequest, reply: FastifyReply, err: StatusError, render: RenderStatus): FastifyReply {

@@ -1,10 +1,10 @@
 // Raw bytes over TLS to a running kapi: for requests no well-behaved client sends
 // (bad request lines, oversized headers, bodies shorter than their Content-Length),
 // and to read response headers as the exact bytes on the wire.
-import { readFileSync } from 'node:fs';
 import { connect } from 'node:tls';
-import yaml from 'js-yaml';
+import { adminCredentials as httpAdminCredentials } from './http.js';
 
+/** The admin client certificate of a kubeconfig, as every raw exchange here uses it. */
 export interface Credentials {
   readonly ca: Buffer;
   readonly cert: Buffer;
@@ -12,16 +12,8 @@ export interface Credentials {
 }
 
 export function adminCredentials(kubeconfigPath: string): Credentials {
-  const cfg = yaml.load(readFileSync(kubeconfigPath, 'utf8')) as {
-    clusters: { cluster: Record<string, string> }[];
-    users: { user: Record<string, string> }[];
-  };
-  const b64 = (s: string | undefined) => Buffer.from(s ?? '', 'base64');
-  return {
-    ca: b64(cfg.clusters[0]!.cluster['certificate-authority-data']),
-    cert: b64(cfg.users[0]!.user['client-certificate-data']),
-    key: b64(cfg.users[0]!.user['client-key-data']),
-  };
+  const creds = httpAdminCredentials(kubeconfigPath);
+  return { ca: creds.ca, cert: Buffer.from(creds.cert), key: Buffer.from(creds.key) };
 }
 
 export interface RawResponse {

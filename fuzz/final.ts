@@ -83,7 +83,15 @@ export async function finalChecks(client: Client, writers: ReadonlyMap<string, F
       const writer = writers.get(objectKey(r.kind, meta.namespace, meta.name));
       const obj = { ...item, apiVersion: r.groupVersion, kind: r.kind };
       const typeErrors = metadataTypeErrors(obj);
-      const put = probe('PUT', `${itemPath(r, meta.namespace, String(meta.name))}?dryRun=All&fieldValidation=Strict`, obj);
+      let path: string;
+      try {
+        path = itemPath(r, meta.namespace, String(meta.name));
+      } catch (err) {
+        // A name no URL can carry (a lone surrogate): kube's decoder never stores one.
+        violations.push({ violation: { signature: `stored ${r.kind} has a name no URL can carry`, detail: `${String(err)}\nobject: ${JSON.stringify(obj).slice(0, 4000)}` }, input: probe('GET', `${base}/${r.name}`, undefined), writer });
+        return;
+      }
+      const put = probe('PUT', `${path}?dryRun=All&fieldValidation=Strict`, obj);
       if (typeErrors.length > 0) {
         violations.push({ violation: { signature: `stored ${r.kind} has wrongly typed metadata: ${typeErrors[0]!.replace(/\[\d+\]/g, '[i]')}`, detail: JSON.stringify(obj).slice(0, 4000) }, input: put, writer });
         return;

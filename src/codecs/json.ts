@@ -5,6 +5,7 @@
 // (depth.ts) and, when asked, reports duplicate fields (json-duplicates.ts).
 import { badRequest } from '../errors/status-error.js';
 import type { Codec, DecodeOptions } from './codec.js';
+import { mayHoldLoneSurrogate, toWellFormed } from './well-formed.js';
 import { checkDepth, mayBeTooDeep } from './depth.js';
 import { findDuplicateFields } from './json-duplicates.js';
 
@@ -44,7 +45,7 @@ export function decodeJson(body: Buffer, opts?: DecodeOptions): unknown {
   }
   if (mayBeTooDeep(text)) checkDepth(value, { prefix: PARSE_ERROR });
   if (opts?.strictErrors !== undefined) opts.strictErrors.push(...findDuplicateFields(text));
-  return value;
+  return mayHoldLoneSurrogate(text) ? toWellFormed(value) : value;
 }
 
 export function encodeJson(obj: unknown, opts: { pretty?: boolean } = {}): Buffer {

@@ -10,6 +10,7 @@ import yaml from 'js-yaml';
 import { badRequest, isStatusError } from '../errors/status-error.js';
 import type { Codec, DecodeOptions } from './codec.js';
 import { MAX_DEPTH } from './depth.js';
+import { wellFormedString } from './well-formed.js';
 import { GO_YAML_DUMP_SCHEMA, GO_YAML_SCHEMA, TagMismatch } from './yaml-schema.js';
 import { createYamlTracker, YamlDecodeFailure } from './yaml-tracker.js';
 
@@ -36,6 +37,8 @@ function toJsonTree(value: unknown, budget: TreeBudget, depth: number): unknown 
     if (!Number.isFinite(value)) throw badRequest(`${PREFIX}json: unsupported value: ${Number.isNaN(value) ? 'NaN' : value > 0 ? '+Inf' : '-Inf'}`);
     return value;
   }
+  // A "\ud800" escape in a double-quoted scalar: U+FFFD, as a Go decoder would hold.
+  if (typeof value === 'string') return wellFormedString(value);
   if (value === null || typeof value !== 'object') return value;
   // Aliases share nodes, so a tree can be far larger and deeper than its text: both
   // are bounded here as well as by the tracker, so no input can make this walk explode.
@@ -49,9 +52,8 @@ function toJsonTree(value: unknown, budget: TreeBudget, depth: number): unknown 
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const v = toJsonTree((value as Record<string, unknown>)[key], budget, depth + 1);
-    // A "__proto__" key is data; plain assignment would set the prototype.
-    if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[key] = v;
+    // A "__proto__" key is data: defineProperty, where plain assignment would set the prototype.
+    Object.defineProperty(out, wellFormedString(key), { value: v, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // encoding/json gives (clients and tests compare them), and Go's %v rendering of
 // decoded maps, which kube's strategic merge errors quote.
 import { exceededMaxDepth, mayBeTooDeep, tooDeepAt } from '../codecs/depth.js';
+import { mayHoldLoneSurrogate, toWellFormed } from '../codecs/well-formed.js';
 
 export type Json = null | boolean | number | string | Json[] | JsonMap;
 export interface JsonMap {
@@ -56,7 +57,8 @@ export function parseJson(body: Buffer | string): ParseResult {
   try {
     const value = JSON.parse(text) as Json;
     const deep = mayBeTooDeep(text) ? tooDeepAt(value) : undefined;
-    return deep === undefined ? { ok: true, value } : { ok: false, message: exceededMaxDepth(deep) };
+    if (deep !== undefined) return { ok: false, message: exceededMaxDepth(deep) };
+    return { ok: true, value: mayHoldLoneSurrogate(text) ? (toWellFormed(value) as Json) : value };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const at = /position (\d+)/.exec(message)?.[1];

@@ -41,3 +41,12 @@ describe('json codec', () => {
     expect(jsonCodec.decode(jsonCodec.encode(obj))).toEqual(obj);
   });
 });
+
+describe('lone surrogates', () => {
+  test('decode to U+FFFD in values and keys, as Go does', () => {
+    const value = decodeJson(Buffer.from('{"metadata":{"name":"a\\ud800b","labels":{"k\\udfff":"\\ud83d\\ude00"}}}')) as { metadata: { name: string; labels: Record<string, string> } };
+    expect(value.metadata.name).toBe('a\ufffdb');
+    expect(value.metadata.labels).toEqual({ 'k\ufffd': '😀' });
+    expect(() => encodeURIComponent(value.metadata.name)).not.toThrow();
+  });
+});

@@ -10,6 +10,7 @@ const modules: Array<() => Promise<{ bench: Bench }>> = [
   () => import('./storage-objects.js'),
   () => import('./http.js'),
   () => import('./cel.js'),
+  () => import('./watch-fanout.js'),
 ];
 
 export async function main(filters: readonly string[]): Promise<void> {

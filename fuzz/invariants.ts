@@ -195,9 +195,13 @@ function hasPath(obj: unknown, path: readonly string[]): boolean {
   return true;
 }
 
-/** A segment that is `.`, `..` (also percent-encoded) or empty, trailing slash aside: Go's mux would redirect, never serve it. */
+/**
+ * A segment that is `.`, `..` (also percent-encoded) or empty. Trailing slashes
+ * aside: go-restful trims every one of them before routing (tokenizePath), so
+ * `/api/v1/namespaces//` is the namespace list on kube-apiserver too.
+ */
 export function isNonCanonical(pathAndQuery: string): boolean {
-  const path = pathAndQuery.split('?')[0]!.replace(/\/$/, '');
+  const path = pathAndQuery.split('?')[0]!.replace(/\/+$/, '');
   return path.split('/').slice(1).some((seg) => {
     let s = seg;
     try {

@@ -2,7 +2,7 @@
 // chain (chain.ts) at fixed points of every write — mutating before defaulting and
 // validation, validating after them on the object about to be written — so plugins
 // never decide their own order. A plugin throws a StatusError to refuse.
-import type { UserInfo } from '../registry/define-resource.js';
+import type { UserInfo } from '../schema/user.js';
 import type { GroupVersionKind, GroupVersionResource, KubeObject } from '../schema/object.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';

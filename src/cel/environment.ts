@@ -5,6 +5,7 @@
 // limits; compile() type-checks, estimates cost and caches the program.
 import { Environment, ParseError, TypeError as CelTypeError } from '@marcbachmann/cel-js';
 import type { AstNode } from './ast.js';
+import { CelCompileError, position } from './compile-error.js';
 import { registerDeclTypes } from './bindings.js';
 import { CRD_COST_LIMITS, estimateCost } from './cost.js';
 import { kubernetesLibraries, type CelFeatureGates } from './library/index.js';
@@ -28,23 +29,6 @@ export interface CelEnvironmentOptions {
   readonly libraries?: readonly CelLibrary[];
   /** Gates that add functions (AuthorizeWithSelectors); ignored when `libraries` is given. */
   readonly featureGates?: CelFeatureGates;
-}
-
-export interface SourcePosition {
-  readonly offset: number;
-  readonly line: number;
-  readonly column: number;
-}
-
-/** A rule that does not parse, does not type-check, or costs too much. */
-export class CelCompileError extends Error {
-  constructor(
-    readonly summary: string,
-    readonly expression: string,
-    readonly position: SourcePosition | undefined,
-  ) {
-    super(position === undefined ? summary : `${summary} (at ${position.line}:${position.column})`);
-  }
 }
 
 const CACHE_LIMIT = 1000;
@@ -152,12 +136,6 @@ function compileError(err: unknown, expression: string): CelCompileError {
     return new CelCompileError(userMessage(err.summary), expression, start === undefined ? undefined : position(expression, start));
   }
   throw err;
-}
-
-export function position(expression: string, offset: number): SourcePosition {
-  const before = expression.slice(0, offset);
-  const line = before.split('\n').length;
-  return { offset, line, column: offset - before.lastIndexOf('\n') };
 }
 
 function formatCost(c: number): string {

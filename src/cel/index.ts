@@ -2,7 +2,8 @@
 // validation rules, admission policies and match conditions. It depends on
 // nothing in the server; callers build an environment (variables + limits),
 // compile rules once (cached) and evaluate them per object.
-export { CelCompileError, CelEnvironment, createCelEnvironment, ruleVariables, type CelEnvironmentOptions, type CelVariable, type SourcePosition } from './environment.js';
+export { CelCompileError, type SourcePosition } from './compile-error.js';
+export { CelEnvironment, createCelEnvironment, ruleVariables, type CelEnvironmentOptions, type CelVariable } from './environment.js';
 export { CelEvaluationError, type Program } from './program.js';
 export { CRD_COST_LIMITS } from './cost.js';
 export { CostLimitExceeded } from './runtime-cost.js';

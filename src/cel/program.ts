@@ -6,7 +6,7 @@ import { allNodes, callParts, type AstNode } from './ast.js';
 import { toCelValue } from './bindings.js';
 import { estimateCost } from './cost.js';
 import { CostMeter, instrument } from './runtime-cost.js';
-import { CelCompileError, position } from './environment.js';
+import { CelCompileError, position } from './compile-error.js';
 import { regexSyntaxError } from './library/regex.js';
 import { redirectOverrides, userMessage } from './rewrite.js';
 import type { DeclType } from './schema-types.js';

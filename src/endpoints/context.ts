@@ -2,7 +2,8 @@
 // server/ fills it in onRequest (request info, user, audit id); endpoints/ reads it
 // and adds warnings. Fastify carries it as request.kapi.
 import type {} from 'fastify';
-import type { UserInfo, Verb } from '../registry/define-resource.js';
+import type { Verb } from '../schema/api-resource.js';
+import type { UserInfo } from '../schema/user.js';
 
 /** Verbs of resource requests, plus the lower-cased HTTP method for non-resource ones. */
 export type RequestVerb = Verb | 'proxy' | 'head' | 'options' | 'post' | 'put' | 'patch' | 'delete' | 'get';

@@ -8,6 +8,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Codec } from '../codecs/codec.js';
 import { PROTOBUF_MEDIA_TYPE, defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
+import type { WatchFramer } from '../codecs/framing.js';
 import { encodeShared } from '../codecs/shared-encoding.js';
 import { notAcceptable, unsupportedMediaType, type StatusBody } from '../errors/status-error.js';
 import type { TableVersion } from '../registry/table.js';
@@ -109,6 +110,17 @@ function tableVersionOf(range: MediaRange): TableVersion | undefined {
  */
 export function negotiateOutputTarget(opts: OutputNegotiation): NegotiatedOutput {
   const codecs = opts.codecs ?? defaultCodecs;
+  const picked = pickOutput(opts, codecs, () => true);
+  if (picked === undefined) throw notAcceptable(codecs.mediaTypes);
+  return picked;
+}
+
+/**
+ * The first Accept entry the server can answer; `allows` may refuse an entry for
+ * its parameters (a watch refuses a `stream` it cannot serve), and then the next
+ * one is tried, as kube's acceptMediaTypeOptions does.
+ */
+function pickOutput(opts: OutputNegotiation, codecs: CodecRegistry, allows: (range: MediaRange, codec: Codec) => boolean): NegotiatedOutput | undefined {
   const pretty = opts.pretty === true;
   const usable = (codec: Codec | undefined): codec is Codec =>
     codec !== undefined && (opts.type === undefined || codecs.canEncode(codec, opts.type));
@@ -120,16 +132,52 @@ export function negotiateOutputTarget(opts: OutputNegotiation): NegotiatedOutput
       const table = tableVersionOf(range);
       const codec = codecs.forMediaType(`${range.type}/${range.subtype}`);
       // Table is written only as JSON or YAML (kubectl-wire §5).
-      if (table === undefined || codec === undefined || codec.mediaType === PROTOBUF_MEDIA_TYPE) continue;
+      if (table === undefined || codec === undefined || codec.mediaType === PROTOBUF_MEDIA_TYPE || !allows(range, codec)) continue;
       return { codec: pick(codecs, codec, rangePretty), table };
     }
     if (range.type === '*' || (range.subtype === '*' && range.type === 'application')) {
+      if (!allows(range, codecs.json)) continue;
       return { codec: pick(codecs, codecs.json, pretty) };
     }
     const codec = codecs.forMediaType(`${range.type}/${range.subtype}`);
-    if (usable(codec)) return { codec: pick(codecs, codec, rangePretty) };
+    if (usable(codec) && allows(range, codec)) return { codec: pick(codecs, codec, rangePretty) };
   }
-  throw notAcceptable(codecs.mediaTypes);
+  return undefined;
+}
+
+export interface NegotiatedWatch {
+  readonly framer: WatchFramer;
+  /** Set when the chosen Accept entry asks for a meta.k8s.io Table of this version. */
+  readonly table?: TableVersion;
+}
+
+/**
+ * How a watch answers (kube's NegotiateOutputMediaTypeStream): the entry an
+ * ordinary answer would use, where `stream=` is allowed only as `watch` and only
+ * on a codec with a stream form. client-go sends its usual Accept on a watch
+ * (its protobuf type, then any type, for a protobuf client), so a
+ * plain protobuf entry means a protobuf stream. If the chosen codec has no stream
+ * form (YAML) the answer is 406 listing the stream media types; like kube, a
+ * later entry is not tried then.
+ */
+export function negotiateWatchOutput(opts: OutputNegotiation): NegotiatedWatch {
+  const codecs = opts.codecs ?? defaultCodecs;
+  const picked = pickOutput(opts, codecs, (range, codec) => {
+    const stream = range.params.stream;
+    return stream === undefined || stream === '' || (stream === 'watch' && codecs.framerFor(codec) !== undefined);
+  });
+  const framer = picked === undefined ? undefined : codecs.framerFor(picked.codec);
+  if (picked === undefined || framer === undefined) throw notAcceptable(codecs.streamMediaTypes);
+  return picked.table === undefined ? { framer } : { framer, table: picked.table };
+}
+
+/** The watch framing for this request's Accept on a resource of `type`; throws 406 when none fits. */
+export function watchFramingFor(
+  request: FastifyRequest,
+  type: { apiVersion: string; kind: string },
+  codecs?: CodecRegistry,
+): NegotiatedWatch {
+  return negotiateWatchOutput({ accept: header(request, 'accept'), ...(codecs === undefined ? {} : { codecs }), type });
 }
 
 /** The response codec for an Accept header; throws 406 NotAcceptable when none fits. */

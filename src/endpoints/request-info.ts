@@ -170,11 +170,8 @@ function segmentNameProblems(name: string): string[] {
 export function pathProblem(url: string, info: RequestInfo): StatusError | undefined {
   const q = url.indexOf('?');
   const rawPath = q < 0 ? url : url.slice(0, q);
-  const decoded = decodePath(rawPath);
-  if (decoded === undefined) return badRequest('the request URL is not valid: it holds a malformed percent-escape');
+  if (decodePath(rawPath) === undefined) return badRequest('the request URL is not valid: it holds a malformed percent-escape');
   if (!info.isResourceRequest) return undefined;
-  // An empty segment anywhere, a doubled trailing slash included (splitPath trims those).
-  if (decoded.includes('//')) return notFoundPath();
   const segments = splitPath(info.path);
   // Walk the segments as resolveRequestInfo does, noting where the namespace and name sit.
   let i = info.apiPrefix === 'api' ? 2 : 3;

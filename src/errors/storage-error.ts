@@ -2,7 +2,19 @@
 // code once per verb into a Kubernetes Status (NotFound -> 404, Exists -> 409,
 // Conflict -> 409, Compacted -> 410 Expired, FutureRevision -> 504 Timeout,
 // Unavailable -> 503/500, BadRequest -> 400), so no backend detail reaches the wire.
-import type { KvEntry } from '../storage/kv.js';
+//
+// errors/ sits below storage/ (.dependency-cruiser.cjs), so the entry a Conflict
+// carries is named here by its shape; storage/kv.ts's KvEntry has the same fields and
+// the compiler keeps the two in step (a backend passes a KvEntry, object-store's
+// retry reads one back).
+
+/** The stored entry a lost race found: storage/kv.ts's KvEntry. */
+export interface StorageErrorEntry {
+  readonly key: string;
+  readonly value: Uint8Array;
+  readonly createRevision: number;
+  readonly modRevision: number;
+}
 
 export type StorageErrorCode =
   | 'NotFound'
@@ -20,7 +32,7 @@ export type StorageErrorCode =
 export interface StorageErrorOptions {
   readonly key?: string;
   /** Conflict: the entry as it is now, so a retry loop needs no extra read. */
-  readonly current?: KvEntry;
+  readonly current?: StorageErrorEntry;
   /** Compacted: the oldest revision still available. FutureRevision: the current one. */
   readonly revision?: number;
   readonly cause?: unknown;
@@ -29,7 +41,7 @@ export interface StorageErrorOptions {
 export class StorageError extends Error {
   readonly code: StorageErrorCode;
   readonly key: string | undefined;
-  readonly current: KvEntry | undefined;
+  readonly current: StorageErrorEntry | undefined;
   readonly revision: number | undefined;
 
   constructor(code: StorageErrorCode, message: string, opts: StorageErrorOptions = {}) {

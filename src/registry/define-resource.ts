@@ -3,26 +3,14 @@
 // publish it, the generic store runs its strategy. Nobody writes a handler per
 // resource; differences live in the strategy or in data (resetFields, subresources).
 import type { FieldError } from '../errors/field-errors.js';
+import { ALL_VERBS, type Scope, type Verb } from '../schema/api-resource.js';
 import { definitionNameForGvk } from '../schema/definitions.js';
 import type { KubeObject } from '../schema/object.js';
+import type { UserInfo } from '../schema/user.js';
 import type { TableDefinition } from './table.js';
-
-export type Scope = 'Namespaced' | 'Cluster';
 
 /** How metadata.name is checked: DNS-1123 subdomain (most kinds), label (namespaces, services), or only path-safe. */
 export type NameValidation = 'subdomain' | 'label' | 'path-segment';
-
-export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
-
-export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-
-/** Who made the request; strategies of virtual resources (whoami) read it. */
-export interface UserInfo {
-  readonly username: string;
-  readonly uid?: string;
-  readonly groups: readonly string[];
-  readonly extra?: Readonly<Record<string, readonly string[]>>;
-}
 
 export interface Strategy {
   /** Fields a write to the main resource may not set; the stored value is kept (status). */

@@ -2,7 +2,8 @@
 // with a CA in --cert-dir on first start and reused after), the CAs trusted for
 // client certificates, and admin.kubeconfig — a system:masters client
 // certificate, written at every start so the file always matches the server.
-import type { Options, ValidatedFiles } from './options.js';
+import type { Options } from './options.js';
+import type { ValidatedFiles } from './options/validate-files.js';
 import { ensurePki } from '../auth/pki/ensure-pki.js';
 import { ensureAdminKubeconfig } from './kubeconfig.js';
 

@@ -3,7 +3,7 @@
 // a body before authentication and authorization have passed. A filter throws a
 // StatusError to stop the request; the error handler renders it.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UserInfo } from '../registry/define-resource.js';
+import type { UserInfo } from '../schema/user.js';
 import { createAuthenticateFilter, type AuthenticateRequest } from './filters/authenticate.js';
 import { createAuthorizeFilter, type AuthorizeRequest } from './filters/authorize.js';
 import { requestInfoFilter } from './filters/request-info.js';

@@ -14,7 +14,6 @@ import { parseIpRange, parsePortRange, type IpRange, type PortRange } from '../a
 
 export { helpText } from './options/flags.js';
 export { OptionsError } from './options/options-error.js';
-export { validateFiles, type ValidatedFiles } from './options/validate-files.js';
 
 export type StorageBackend = 'sqlite' | 'etcd3';
 export type SqliteSynchronous = 'FULL' | 'NORMAL';

@@ -10,7 +10,7 @@ import { decodeObject, deepFreeze, encodeObject, jsonObjectCodec, type ObjectCod
 import { asPrefix, listObjects } from './object-store/list.js';
 import { ensureReached, parseResourceVersion } from './object-store/resource-version.js';
 import { deleteObject, guaranteedUpdate, notFound } from './object-store/update.js';
-import { watchObjects } from './object-store/watch.js';
+import { watchObjects, type DecodedEvents } from './object-store/watch.js';
 import type {
   GuaranteedUpdateOptions,
   GuaranteedUpdateResult,
@@ -50,15 +50,15 @@ class ObjectStore implements Storage {
    * KV no longer holds drop out with them.
    */
   private readonly decoded = new WeakMap<Uint8Array, KubeObject>();
-  /** What the per-verb modules need. */
-  private readonly ctx: { readonly kv: KV; readonly codec: ObjectCodec };
+  /** What the per-verb modules need; decodedEvents lets every watcher share one decode per event. */
+  private readonly ctx: { readonly kv: KV; readonly codec: ObjectCodec; readonly decodedEvents: DecodedEvents };
 
   constructor(
     private readonly kv: KV,
     private readonly codec: ObjectCodec,
     private readonly ownsKv: boolean,
   ) {
-    this.ctx = { kv, codec };
+    this.ctx = { kv, codec, decodedEvents: new WeakMap() };
   }
 
   async create(key: string, obj: KubeObject): Promise<KubeObject> {

@@ -72,7 +72,11 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
 
 export interface StorageWatchEvent {
   readonly type: WatchEventType;
-  /** The object (DELETED: its last state with the deleting revision as resourceVersion). */
+  /**
+   * The object (DELETED: its last state with the deleting revision as resourceVersion).
+   * Deep-frozen and shared by every watcher of the event (their framers memoize its
+   * encoding on it): clone before changing it.
+   */
   readonly object: KubeObject;
 }
 

@@ -8,7 +8,7 @@ import { installResources } from '../../src/endpoints/installer.js';
 import { encodeStatusFor } from '../../src/endpoints/negotiation.js';
 import { resolveRequestInfo } from '../../src/endpoints/request-info.js';
 import { StatusError, internal, isStatusError } from '../../src/errors/status-error.js';
-import type { UserInfo } from '../../src/registry/define-resource.js';
+import type { UserInfo } from '../../src/schema/user.js';
 import { createRegistry, type Registry } from '../../src/registry/registry.js';
 import type { Storage } from '../../src/storage/storage.js';
 import { openMemoryKv } from '../../src/storage/memory/memory-kv.js';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ensurePki } from '../../src/auth/pki/ensure-pki.js';
-import { OptionsError, parseOptions, validateFiles } from '../../src/server/options.js';
+import { OptionsError, parseOptions } from '../../src/server/options.js';
+import { validateFiles } from '../../src/server/options/validate-files.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 // tests call without sockets; server/filters/authenticate.ts maps the answers to
 // "proceed", 401, or the anonymous user.
 import type { X509Certificate } from 'node:crypto';
-import type { UserInfo } from '../../registry/define-resource.js';
+import type { UserInfo } from '../../schema/user.js';
 
 export interface AuthnRequest {
   /** Lower-case header names, as Node delivers them. */

@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { unauthorized } from '../../errors/status-error.js';
-import type { UserInfo } from '../../registry/define-resource.js';
+import type { UserInfo } from '../../schema/user.js';
 import { AuthenticationError, type Authenticator, type AuthnRequest } from './authenticator.js';
 import { peerCertificateOf } from './peer-certificate.js';
 

@@ -4,7 +4,7 @@
 // the others (a bad client certificate next to a good bearer token still
 // authenticates); only when nobody accepts do the collected errors surface.
 import { AuthenticationError, SYSTEM_ANONYMOUS, SYSTEM_AUTHENTICATED, SYSTEM_UNAUTHENTICATED, type Authenticator } from './authenticator.js';
-import type { UserInfo } from '../../registry/define-resource.js';
+import type { UserInfo } from '../../schema/user.js';
 
 export function unionAuthenticator(...authenticators: readonly Authenticator[]): Authenticator {
   return async (req) => {

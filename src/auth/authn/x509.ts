@@ -4,7 +4,7 @@
 // one that fails verification is an AuthenticationError (401 unless another
 // authenticator accepts the request).
 import { createHash, type X509Certificate } from 'node:crypto';
-import type { UserInfo } from '../../registry/define-resource.js';
+import type { UserInfo } from '../../schema/user.js';
 import { AuthenticationError, CREDENTIAL_ID_KEY, type Authenticator } from './authenticator.js';
 import { verifyClientChain, type VerifiedChain } from './verify-chain.js';
 

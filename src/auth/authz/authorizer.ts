@@ -3,7 +3,7 @@
 // attributes) and answers Allow, Deny or NoOpinion with a reason; the union
 // (union.ts) decides, and anything but Allow becomes kube's 403 text
 // (forbidden-message.ts).
-import type { UserInfo } from '../../registry/define-resource.js';
+import type { UserInfo } from '../../schema/user.js';
 
 /** NoOpinion lets the next authorizer decide; the chain treats "nobody allowed" as Deny. */
 export type Decision = 'Allow' | 'Deny' | 'NoOpinion';

@@ -1,7 +1,7 @@
 // The bridge between the server's authorize filter and the authorizers: the
 // filter hands over the user and the request info, and gets back whether to
 // proceed and, if not, kube's 403 message (which the filter wraps in a Status).
-import type { UserInfo } from '../../registry/define-resource.js';
+import type { UserInfo } from '../../schema/user.js';
 import type { AuthorizationAttributes, Authorizer } from './authorizer.js';
 import { forbiddenMessageWithReason } from './forbidden-message.js';
 

@@ -4,7 +4,8 @@
 // drop resources without responseKind, and `auth can-i` always reads the legacy
 // per-group-version list to learn whether a resource is namespaced.
 import { createHash } from 'node:crypto';
-import type { ResourceDefinition, Verb } from '../../registry/define-resource.js';
+import type { ResourceDefinition } from '../../registry/define-resource.js';
+import type { Verb } from '../../schema/api-resource.js';
 import { apiVersionOf } from '../../schema/object.js';
 
 export interface GroupVersionKey {

@@ -3,7 +3,8 @@
 // generic (STYLE §3): everything resource-specific comes from the definition.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CodecRegistry } from '../../codecs/registry.js';
-import type { ResourceDefinition, UserInfo } from '../../registry/define-resource.js';
+import type { ResourceDefinition } from '../../registry/define-resource.js';
+import type { UserInfo } from '../../schema/user.js';
 import type { ResourceStore, WriteScope } from '../../registry/store/types.js';
 import type { TypedCheck } from '../../schema/typed.js';
 import type { RequestInfo } from '../context.js';

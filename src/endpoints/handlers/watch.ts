@@ -1,18 +1,25 @@
-// WATCH: newline-delimited JSON events ({"type":…,"object":…}), headers flushed
-// before the first event (client-go waits for them), the stream ended by
-// timeoutSeconds (default: kube's --min-request-timeout 1800 s, randomised x[1,2))
-// or by the client going away. Bookmarks only when allowWatchBookmarks asks for
-// them; sendInitialEvents is refused with 422 so clients fall back to list+watch
+// WATCH: events framed for the negotiated codec (codecs/framing.ts: JSON lines, or
+// length-prefixed protobuf WatchEvents answered as
+// application/vnd.kubernetes.protobuf;stream=watch), headers flushed before the
+// first event (client-go waits for them), the stream ended by timeoutSeconds
+// (default: kube's --min-request-timeout 1800 s, randomised x[1,2)) or by the
+// client going away. Bookmarks only when allowWatchBookmarks asks for them;
+// sendInitialEvents is refused with 422 so clients fall back to list+watch
 // (kubectl-wire §0.8). An error after the stream started is an ERROR event. With a
 // Table Accept (kubectl get -w) each event's object is a one-row Table and only the
 // first carries columnDefinitions, as kube's watch encoder does (kubectl-wire §2.3).
+// Storage hands every watcher of a resource the same frozen object per event, so an
+// event is framed once per codec and its bytes written to every watcher
+// (frameShared); a Table is per watcher and framed for it alone.
 // A watcher that stops reading is cut off once MAX_UNREAD_WATCH_BYTES are queued.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { frameShared, type WatchFrameEvent, type WatchFramer } from '../../codecs/framing.js';
 import { forbiddenField, path } from '../../errors/field-errors.js';
 import { isStatusError, internal } from '../../errors/status-error.js';
 import type { KubeObject } from '../../schema/object.js';
-import type { ObjectPredicate, StorageWatchEvent } from '../../storage/storage.js';
+import type { StorageWatchEvent } from '../../storage/storage.js';
 import { tableForList, tableForObject } from '../../registry/table.js';
+import { watchFramingFor } from '../negotiation.js';
 import { listOptionsFrom, tableOptionsFor } from './list.js';
 import { boolParam, intParam, invalidOptions } from './options.js';
 import { userOf, type Handler, type HandlerScope } from './scope.js';
@@ -35,16 +42,7 @@ function unreadBytes(raw: FastifyReply['raw']): number {
   return stream?.writableLength ?? (raw as { writableLength?: number }).writableLength ?? 0;
 }
 
-function namePredicate(name: string, inner: ObjectPredicate | undefined): ObjectPredicate {
-  return (obj) => obj.metadata.name === name && (inner === undefined || inner(obj));
-}
-
-function frame(event: { type: string; object: unknown }): string {
-  // Same escaping as the JSON codec would apply, one event per line.
-  return `${JSON.stringify(event).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
-}
-
-function startStream(request: FastifyRequest, reply: FastifyReply): void {
+function startStream(request: FastifyRequest, reply: FastifyReply, contentType: string): void {
   reply.hijack();
   const headers: Record<string, string | string[] | number> = {};
   for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = v as string | string[] | number;
@@ -52,11 +50,23 @@ function startStream(request: FastifyRequest, reply: FastifyReply): void {
   // Made header-safe as every other answer's warnings are (server/app.ts does it in onSend, which a hijacked reply skips).
   const warning = warningHeaderValues(warnings);
   if (warning.length > 0) headers.warning = warning;
-  reply.raw.writeHead(200, { ...headers, 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
+  reply.raw.writeHead(200, { ...headers, 'content-type': contentType, 'cache-control': 'no-cache, private' });
   reply.raw.flushHeaders();
 }
 
-export const watchHandler: Handler = async (request, reply, scope: HandlerScope) => {
+export interface WatchHandlerOptions {
+  /** Table ages and the bookmark interval read it. */
+  readonly clock?: () => Date;
+}
+
+/** The WATCH handler; `clock` is injected so tests own time. */
+export function createWatchHandler(opts: WatchHandlerOptions = {}): Handler {
+  const clock = opts.clock ?? (() => new Date());
+  return (request, reply, scope) => serveWatch({ request, reply, scope, clock });
+}
+
+async function serveWatch(ctx: { request: FastifyRequest; reply: FastifyReply; scope: HandlerScope; clock: () => Date }): Promise<FastifyReply> {
+  const { request, reply, scope, clock } = ctx;
   const q = scope.query;
   if (boolParam(q, 'sendInitialEvents')) {
     invalidOptions('ListOptions', [forbiddenField(path('sendInitialEvents'), 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled')]);
@@ -66,65 +76,67 @@ export const watchHandler: Handler = async (request, reply, scope: HandlerScope)
   const timeoutSeconds = asked > 0 ? asked : Math.floor(scope.minRequestTimeoutSeconds * (1 + Math.random()));
   const bookmarks = boolParam(q, 'allowWatchBookmarks');
   const { limit: _l, continue: _c, ...list } = listOptionsFrom(scope);
-  // A name in the path (legacy /watch/.../<name>) narrows the watch to that object.
-  const predicate = scope.info.parts.length >= 2 ? namePredicate(scope.info.name, list.predicate) : list.predicate;
   const def = scope.definition;
   const apiVersion = def.group === '' ? def.version : `${def.group}/${def.version}`;
+  // Negotiated before any work, so a 406 is an ordinary answer (kube: NegotiateOutputMediaTypeStream).
+  const negotiated = watchFramingFor(request, { apiVersion, kind: def.kind }, scope.codecs);
+  const framer: WatchFramer = negotiated.framer;
+  const table = negotiated.table === undefined ? undefined : tableOptionsFor(request, scope);
 
-  const buffered: string[] = [];
+  const buffered: Buffer[] = [];
   let started = false;
   let ended = false;
   let finish = (): void => undefined;
-  const write = (text: string): void => {
+  const write = (event: WatchFrameEvent): void => {
     if (ended) return;
+    const bytes = frameShared(framer, event);
     if (!started) {
-      buffered.push(text);
+      buffered.push(bytes);
       return;
     }
-    reply.raw.write(text);
+    reply.raw.write(bytes);
     if (unreadBytes(reply.raw) > MAX_UNREAD_WATCH_BYTES) finish();
   };
-  const table = tableOptionsFor(request, scope);
   let headersSent = false;
   /** The event's object as the client asked for it: itself, or a one-row Table. */
-  const shown = (object: KubeObject): unknown => {
+  const shown = (object: KubeObject): object => {
     if (table === undefined) return object;
-    const t = tableForObject(object, { ...table, now: new Date(), noHeaders: headersSent });
+    const t = tableForObject(object, { ...table, now: clock(), noHeaders: headersSent });
     headersSent = true;
-    return t;
+    return t as object;
   };
-  const onEvent = (e: StorageWatchEvent): void => write(frame({ type: e.type, object: shown(e.object) }));
+  const onEvent = (e: StorageWatchEvent): void => write({ type: e.type, object: shown(e.object) });
   let lastBookmark = 0;
   const onProgress = (resourceVersion: string): void => {
-    const now = Date.now();
+    const now = clock().getTime();
     if (now - lastBookmark < BOOKMARK_INTERVAL_MS) return;
     lastBookmark = now;
     const object: KubeObject = { kind: def.kind, apiVersion, metadata: { resourceVersion } };
     // A bookmark names no object: as a Table it is an empty one carrying the resourceVersion.
     const rows = table === undefined ? object : tableForList({ kind: '', apiVersion: '', metadata: { resourceVersion }, items: [] }, { ...table, noHeaders: true });
-    write(frame({ type: 'BOOKMARK', object: rows }));
+    write({ type: 'BOOKMARK', object: rows as object });
   };
 
   const onError = (err: unknown): void => {
     const status = isStatusError(err) ? err : internal(err);
-    write(frame({ type: 'ERROR', object: status.toStatus() }));
+    write({ type: 'ERROR', object: status.toStatus() });
     finish();
   };
 
   // Errors while establishing (bad resourceVersion, 410) are ordinary HTTP errors.
   const handle = await scope.store.watch({
     ...list,
-    ...(predicate === undefined ? {} : { predicate }),
-    // One object by name (metadata.name field selector, kubectl wait / get -w NAME): other keys are not even decoded.
+    // The one name filter: a name in the path (legacy /watch/.../<name>, kubectl
+    // wait / get -w NAME) narrows by key in the store, before anything is decoded.
     ...(scope.info.name === '' ? {} : { name: scope.info.name }),
     user: userOf(request),
     onEvent,
     onError,
     ...(bookmarks ? { onProgress } : {}),
   });
-  startStream(request, reply);
+  startStream(request, reply, framer.contentType);
   started = true;
-  for (const text of buffered.splice(0)) reply.raw.write(text);
+  for (const bytes of buffered.splice(0)) reply.raw.write(bytes);
   const timer = setTimeout(() => finish(), timeoutSeconds * 1000);
   finish = () => {
     if (ended) return;
@@ -137,4 +149,6 @@ export const watchHandler: Handler = async (request, reply, scope: HandlerScope)
   reply.raw.on('close', () => finish());
   if (ended) finish();
   return reply;
-};
+}
+
+export const watchHandler: Handler = createWatchHandler();

@@ -3,7 +3,9 @@
 // the all-namespaces list, the watch paths, and one item path per subresource, with
 // kube's operationIds (`patchCoreV1NamespacedPod`) and tags (`core_v1`). Which
 // operations exist follows only the definition's verbs.
-import type { ResourceDefinition, Verb } from '../../registry/define-resource.js';
+import { hasProtobufMessage } from '../../codecs/protobuf.js';
+import type { ResourceDefinition } from '../../registry/define-resource.js';
+import type { Verb } from '../../schema/api-resource.js';
 import { definitionRef } from '../../schema/definitions.js';
 import type { GroupVersionKind } from '../../schema/object.js';
 import { LIST_PARAMETERS, PRETTY, operationParameters, pathParameter, statusRef } from './parameters.js';
@@ -18,11 +20,19 @@ export const PATCH_MEDIA_TYPES: readonly string[] = [
   'application/apply-patch+yaml',
 ];
 export const OBJECT_MEDIA_TYPES: readonly string[] = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+/** What list and watch operations produce: the watch streams the server frames (codecs/framing.ts). */
 const STREAM_MEDIA_TYPES: readonly string[] = [
   ...OBJECT_MEDIA_TYPES,
   'application/json;stream=watch',
   'application/vnd.kubernetes.protobuf;stream=watch',
 ];
+/** A kind with no protobuf message is watched in JSON only (negotiation never picks protobuf for it). */
+const JSON_STREAM_MEDIA_TYPES: readonly string[] = [...OBJECT_MEDIA_TYPES, 'application/json;stream=watch'];
+
+function streamMediaTypes(gvk: GroupVersionKind): readonly string[] {
+  const apiVersion = gvk.group === '' ? gvk.version : `${gvk.group}/${gvk.version}`;
+  return hasProtobufMessage(apiVersion, gvk.kind) ? STREAM_MEDIA_TYPES : JSON_STREAM_MEDIA_TYPES;
+}
 
 /** Definition names a resource's operations answer with. */
 export interface ResourceSchemas {
@@ -80,7 +90,7 @@ function operation(def: ResourceDefinition, spec: OperationSpec): SwaggerOperati
     operationId: spec.operationId,
     tags: [groupVersionTag(def)],
     consumes: spec.action === 'patch' ? PATCH_MEDIA_TYPES : ['*/*'],
-    produces: streams ? STREAM_MEDIA_TYPES : OBJECT_MEDIA_TYPES,
+    produces: streams ? streamMediaTypes(spec.gvk) : OBJECT_MEDIA_TYPES,
     schemes: ['https'],
     ...(parameters.length > 0 ? { parameters } : {}),
     responses,

@@ -12,7 +12,7 @@
 import { badRequest, conflict, invalid, methodNotSupported } from '../../errors/status-error.js';
 import { invalidValue, path } from '../../errors/field-errors.js';
 import type { AdmissionAttributes, AdmissionOperation } from '../../admission/plugin.js';
-import type { GroupVersionKind, KubeObject } from '../../schema/object.js';
+import type { KubeObject } from '../../schema/object.js';
 import type { SubresourceDefinition } from '../define-resource.js';
 import { dryRunStorage } from '../dry-run.js';
 import { translateStorageError } from '../errors.js';
@@ -24,33 +24,7 @@ import { getPath, setPath, thaw } from './metadata.js';
 import { get } from './read.js';
 import { applyScale, SCALE_KIND, scaleOf } from './subresource-scale.js';
 import { isStorageError } from '../../errors/storage-error.js';
-import type { CreateOptions, GetOptions, UpdateOptions, WriteResult } from './types.js';
-
-export interface SubresourceWriteOptions extends UpdateOptions {
-  /**
-   * The wanted view, computed from the current one: PUT returns the decoded body,
-   * PATCH applies the patch to `current`. Runs inside the optimistic loop (again on
-   * a lost race), so it must be free of side effects. A resourceVersion it leaves
-   * set must match the stored one (409 otherwise).
-   */
-  readonly transform: (current: KubeObject) => KubeObject | Promise<KubeObject>;
-}
-
-/** One declared subresource of one resource; the same client for HTTP handlers and controllers. */
-export interface SubresourceStore {
-  /** status, scale, finalize, ... */
-  readonly name: string;
-  readonly declaration: SubresourceDefinition;
-  /** What reads and writes answer with: the parent's kind, or responseKind (autoscaling/v1 Scale). */
-  readonly kind: GroupVersionKind;
-  get(opts: GetOptions): Promise<KubeObject>;
-  /** PUT: the body is the wanted view. */
-  update(obj: KubeObject, opts: UpdateOptions): Promise<WriteResult>;
-  /** The write path with a caller-computed view (the PATCH handler's entry point). */
-  updateWith(opts: SubresourceWriteOptions): Promise<WriteResult>;
-  /** POST of a computing subresource (declaration.create); undefined for the others. */
-  readonly create?: (body: KubeObject, opts: CreateOptions & { name: string }) => Promise<WriteResult>;
-}
+import type { CreateOptions, SubresourceStore, SubresourceWriteOptions, UpdateOptions, WriteResult } from './types.js';
 
 interface Sub {
   readonly name: string;

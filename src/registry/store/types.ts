@@ -3,14 +3,10 @@
 // Every method takes an options object carrying the request scope (user,
 // namespace) and throws only StatusError.
 import type { StatusDetails } from '../../errors/status-error.js';
-import type { KubeList, KubeObject } from '../../schema/object.js';
-import type { ObjectPredicate, Preconditions, ResourceVersionMatch, StorageWatch } from '../../storage/storage.js';
-import type { WatchOptions } from './watch.js';
-import type { SubresourceStore } from './subresource.js';
-
-export type { WatchOptions } from './watch.js';
-export type { SubresourceStore, SubresourceWriteOptions } from './subresource.js';
-import type { ResourceDefinition, UserInfo } from '../define-resource.js';
+import type { GroupVersionKind, KubeList, KubeObject } from '../../schema/object.js';
+import type { UserInfo } from '../../schema/user.js';
+import type { ObjectPredicate, Preconditions, ResourceVersionMatch, StorageWatch, StorageWatchEvent } from '../../storage/storage.js';
+import type { ResourceDefinition, SubresourceDefinition } from '../define-resource.js';
 
 export interface RequestScope {
   /** Who asks; admission and virtual resources read it. In-process callers may omit it. */
@@ -85,6 +81,46 @@ export interface DeleteResult {
   /** What the DELETE answers: the object (returnDeletedObject or pending) or a Success Status. */
   readonly response: KubeObject | SuccessStatus;
   readonly warnings: readonly string[];
+}
+
+// watch.ts's options and subresource.ts's client live here, with the rest of the
+// contract, so that types.ts imports no implementation file (no cycles).
+export interface WatchOptions extends RequestScope {
+  readonly predicate?: ObjectPredicate;
+  /** Only objects of this name (in the scope's namespace, or in all): decided by key, before decoding. */
+  readonly name?: string;
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: string;
+  readonly onEvent: (event: StorageWatchEvent) => void;
+  /** Called once with a StatusError (410 Expired, 503) when the watch ends on its own. */
+  readonly onError: (err: unknown) => void;
+  readonly onProgress?: (resourceVersion: string) => void;
+}
+
+export interface SubresourceWriteOptions extends UpdateOptions {
+  /**
+   * The wanted view, computed from the current one: PUT returns the decoded body,
+   * PATCH applies the patch to `current`. Runs inside the optimistic loop (again on
+   * a lost race), so it must be free of side effects. A resourceVersion it leaves
+   * set must match the stored one (409 otherwise).
+   */
+  readonly transform: (current: KubeObject) => KubeObject | Promise<KubeObject>;
+}
+
+/** One declared subresource of one resource; the same client for HTTP handlers and controllers. */
+export interface SubresourceStore {
+  /** status, scale, finalize, ... */
+  readonly name: string;
+  readonly declaration: SubresourceDefinition;
+  /** What reads and writes answer with: the parent's kind, or responseKind (autoscaling/v1 Scale). */
+  readonly kind: GroupVersionKind;
+  get(opts: GetOptions): Promise<KubeObject>;
+  /** PUT: the body is the wanted view. */
+  update(obj: KubeObject, opts: UpdateOptions): Promise<WriteResult>;
+  /** The write path with a caller-computed view (the PATCH handler's entry point). */
+  updateWith(opts: SubresourceWriteOptions): Promise<WriteResult>;
+  /** POST of a computing subresource (declaration.create); undefined for the others. */
+  readonly create?: (body: KubeObject, opts: CreateOptions & { name: string }) => Promise<WriteResult>;
 }
 
 export interface ResourceStore {

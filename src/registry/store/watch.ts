@@ -4,24 +4,12 @@
 // "N" follows every change after N (410 Expired via onError when compacted).
 import { isStorageError } from '../../errors/storage-error.js';
 import type { KubeObject } from '../../schema/object.js';
-import type { ObjectPredicate, StorageWatch, StorageWatchEvent } from '../../storage/storage.js';
+import type { StorageWatch } from '../../storage/storage.js';
 import { translateStorageError } from '../errors.js';
 import { collectionPrefix } from '../keys.js';
 import type { StoreContext } from './context.js';
 import { validateReadOptions } from './read.js';
-import type { RequestScope } from './types.js';
-
-export interface WatchOptions extends RequestScope {
-  readonly predicate?: ObjectPredicate;
-  /** Only objects of this name (in the scope's namespace, or in all): decided by key, before decoding. */
-  readonly name?: string;
-  readonly resourceVersion?: string;
-  readonly resourceVersionMatch?: string;
-  readonly onEvent: (event: StorageWatchEvent) => void;
-  /** Called once with a StatusError (410 Expired, 503) when the watch ends on its own. */
-  readonly onError: (err: unknown) => void;
-  readonly onProgress?: (resourceVersion: string) => void;
-}
+import type { WatchOptions } from './types.js';
 
 /** Starts a watch; resolves once it is established (errors before that reject). */
 export async function watch(ctx: StoreContext, opts: WatchOptions): Promise<StorageWatch> {

@@ -4,8 +4,6 @@
 // FieldError for the path they check, so wire messages match kube-apiserver's.
 import type { NameValidation } from '../define-resource.js';
 
-export { validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
-
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const DNS1123_LABEL_MSG =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";

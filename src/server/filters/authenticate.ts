@@ -4,7 +4,7 @@
 // conditions does; full anonymous access comes with --anonymous-auth.
 import type { FastifyRequest } from 'fastify';
 import { unauthorized } from '../../errors/status-error.js';
-import type { UserInfo } from '../../registry/define-resource.js';
+import type { UserInfo } from '../../schema/user.js';
 
 /** Resolves the user of a request, undefined without credentials; throws 401 for bad ones. */
 export type AuthenticateRequest = (request: FastifyRequest) => Promise<UserInfo | undefined>;

@@ -5,7 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { forbidden, forbiddenPath } from '../../errors/status-error.js';
 import type { RequestInfo } from '../../endpoints/context.js';
-import type { UserInfo } from '../../registry/define-resource.js';
+import type { UserInfo } from '../../schema/user.js';
 
 export interface AuthorizeDecision {
   readonly allowed: boolean;

@@ -2,11 +2,16 @@
 // event's revision as resourceVersion, and with a predicate an update that makes
 // an object start matching is ADDED and one that makes it stop matching is
 // DELETED carrying the previous (last matching) state at the event's revision.
+// Backends that hand one event object to every watcher of a prefix (SQLite's watch
+// hub, the memory KV) get it decoded once: every watcher then receives the same
+// deep-frozen object, and the watch handler frames it once per codec
+// (codecs/framing.ts). etcd opens a stream per watcher, so there each watcher still
+// decodes its own copy until the watch cache (#11) sits in front.
 import { StorageError, isStorageError } from '../../errors/storage-error.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { KV, KvEvent, KvWatch } from '../kv.js';
 import type { ObjectPredicate, StorageWatch, StorageWatchEvent, StorageWatchOptions } from '../storage.js';
-import { decodeObject, type ObjectCodec } from './codec.js';
+import { decodeObject, deepFreeze, type ObjectCodec } from './codec.js';
 import { parseResourceVersion } from './resource-version.js';
 
 /**
@@ -17,8 +22,17 @@ import { parseResourceVersion } from './resource-version.js';
  * (the cacher, the watch handler) lists first and watches from the list's RV.
  * Throws BadRequest for a malformed resourceVersion.
  */
+/** The objects decoded from one KV event, shared by every watcher it is delivered to. */
+export interface DecodedEvent {
+  object?: KubeObject;
+  previous?: KubeObject;
+}
+
+/** Per store: KV event -> its decoded objects, alive as long as the backend keeps the event. */
+export type DecodedEvents = WeakMap<KvEvent, DecodedEvent>;
+
 export function watchObjects(
-  ctx: { kv: KV; codec: ObjectCodec },
+  ctx: { kv: KV; codec: ObjectCodec; decodedEvents?: DecodedEvents },
   prefix: string,
   opts: StorageWatchOptions,
 ): StorageWatch {
@@ -41,7 +55,7 @@ export function watchObjects(
         if (opts.keyFilter !== undefined && !opts.keyFilter(e.key)) continue;
         let event: StorageWatchEvent | undefined;
         try {
-          event = toWatchEvent(ctx.codec, e, opts.predicate);
+          event = toWatchEvent(ctx, e, opts.predicate);
         } catch (err) {
           fail(isStorageError(err) ? err : new StorageError('InvalidObject', String(err), { key: e.key, cause: err }));
           return;
@@ -67,18 +81,26 @@ export function watchObjects(
 }
 
 function toWatchEvent(
-  codec: ObjectCodec,
+  ctx: { codec: ObjectCodec; decodedEvents?: DecodedEvents },
   e: KvEvent,
   predicate: ObjectPredicate | undefined,
 ): StorageWatchEvent | undefined {
-  const decode = (value: Uint8Array): KubeObject => decodeObject(codec, { key: e.key, value, revision: e.revision });
+  let shared = ctx.decodedEvents?.get(e);
+  if (shared === undefined) {
+    shared = {};
+    ctx.decodedEvents?.set(e, shared);
+  }
+  const decoded = shared;
+  // Both are stamped with the event's revision, so they depend on the event alone.
+  const decode = (field: 'object' | 'previous', value: Uint8Array): KubeObject =>
+    (decoded[field] ??= deepFreeze(decodeObject(ctx.codec, { key: e.key, value, revision: e.revision })));
   const matches = (obj: KubeObject): boolean => predicate === undefined || predicate(obj);
   // For a delete the KV gives the last value, so the object is the last state.
-  const obj = decode(e.value);
+  const obj = decode('object', e.value);
   if (e.type === 'create') return matches(obj) ? { type: 'ADDED', object: obj } : undefined;
   if (e.type === 'delete') return matches(obj) ? { type: 'DELETED', object: obj } : undefined;
   if (predicate === undefined) return { type: 'MODIFIED', object: obj };
-  const old = e.previous === undefined ? undefined : decode(e.previous);
+  const old = e.previous === undefined ? undefined : decode('previous', e.previous);
   const was = old !== undefined && matches(old);
   const is = matches(obj);
   if (is) return { type: was ? 'MODIFIED' : 'ADDED', object: obj };

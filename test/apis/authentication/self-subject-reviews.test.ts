@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { selfSubjectReviews as v1 } from '../../../src/apis/authentication/v1/self-subject-reviews.js';
 import { selfSubjectReviews as v1beta1 } from '../../../src/apis/authentication/v1beta1/self-subject-reviews.js';
-import type { UserInfo } from '../../../src/registry/define-resource.js';
+import type { UserInfo } from '../../../src/schema/user.js';
 
 const cases: { name: string; def: typeof v1; user: UserInfo; want: unknown }[] = [
   {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/schema/object.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from '../../../src/registry/validation/names.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../../../src/registry/validation/object-meta.js';
 import type { NameValidation } from '../../../src/registry/define-resource.js';
 
 const SUBDOMAIN_DETAIL =

@@ -3,7 +3,8 @@
 // stored. The authorizer is the one the filter chain uses, handed in by main.ts.
 import { invalid } from '../../../errors/status-error.js';
 import { invalidValue, path, type FieldError } from '../../../errors/field-errors.js';
-import { defineResource, type ResourceDefinition, type UserInfo } from '../../../registry/define-resource.js';
+import { defineResource, type ResourceDefinition } from '../../../registry/define-resource.js';
+import type { UserInfo } from '../../../schema/user.js';
 import type { KubeObject } from '../../../schema/object.js';
 // Type only: the review asks the very authorizer the filter chain uses (main.ts hands it in).
 import type { AuthorizationAttributes, Authorizer } from '../../../auth/authz/authorizer.js';

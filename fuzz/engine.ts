@@ -137,7 +137,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
       const input = gen.input(i);
       const t = target;
       t.inFlight.add(input);
-      let out = await t.client.send(input, timeoutMs);
+      let out = await t.client.send(input, deadlineFor(input, timeoutMs));
       // A connection cut is the server dying more often than not: give its exit a moment to show.
       if ((out.kind === 'no-answer' || (out.kind === 'answer' && out.cutOff !== undefined)) && t.server !== undefined) await Promise.race([t.server.exited, sleep(300)]);
       if (out.kind === 'no-answer' && t.server === undefined && /ECONNREFUSED/.test(out.error)) lost(t, 'crash: server unreachable (connection refused)');
@@ -148,7 +148,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
       }
       if (out.kind === 'no-answer' && input.transport === 'h2' && input.allowNoAnswer !== true) {
         // Another stream's fault can take a whole session down; the input gets its own verdict alone.
-        const alone = await t.client.sendAlone(input, timeoutMs);
+        const alone = await t.client.sendAlone(input, deadlineFor(input, timeoutMs));
         if (alone.kind === 'answer') {
           fail({ signature: `h2 stream lost with its session, answered alone: ${normalize(out.error)}`, detail: out.error }, input);
           out = alone;
@@ -185,4 +185,14 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   if (report.failures.length > 0) writeFileSync(join(runDir, 'failures.json'), JSON.stringify(report, null, 2));
   else if (opts.keep !== true) rmSync(runDir, { recursive: true, force: true });
   return report;
+}
+
+/**
+ * A request's deadline grows with its body: a 2 MiB string that fails validation
+ * is quoted whole in kube's Invalid answer (several MiB to encode and send), which
+ * under 32 concurrent streams on two cores can pass a flat 10 s without any hang.
+ * 10 s more per MiB of body.
+ */
+function deadlineFor(input: FuzzInput, baseMs: number): number {
+  return baseMs + Math.ceil(((input.body?.length ?? 0) / (1024 * 1024)) * 10_000);
 }

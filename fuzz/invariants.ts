@@ -201,16 +201,9 @@ function hasPath(obj: unknown, path: readonly string[]): boolean {
  * `/api/v1/namespaces//` is the namespace list on kube-apiserver too.
  */
 export function isNonCanonical(pathAndQuery: string): boolean {
-  const path = pathAndQuery.split('?')[0]!.replace(/\/+$/, '');
-  return path.split('/').slice(1).some((seg) => {
-    let s = seg;
-    try {
-      s = decodeURIComponent(seg);
-    } catch {
-      // A malformed escape is not a dot segment.
-    }
-    return s === '' || s === '.' || s === '..';
-  });
+  // Routing sees the decoded path (Go's URL.Path), so an encoded slash trails like any other.
+  const path = decodeURIComponentSafe(pathAndQuery.split('?')[0]!).replace(/\/+$/, '');
+  return path.split('/').slice(1).some((s) => s === '' || s === '.' || s === '..');
 }
 
 export function parseJson(b: Buffer): unknown {

@@ -7,7 +7,7 @@ export { CelEnvironment, createCelEnvironment, ruleVariables, type CelEnvironmen
 export { CelEvaluationError, type Program } from './program.js';
 export { CRD_COST_LIMITS } from './cost.js';
 export { CostLimitExceeded } from './runtime-cost.js';
-export { authorizerValue, AUTHORIZER_TYPE, type AuthorizationDecision, type CelAuthorizationAttributes, type CelAuthorizationResult, type CelAuthorizer, type CelUserInfo } from './library/authz.js';
+export { authorizerValue, AUTHORIZER_TYPE, type AuthorizationDecision, type CelAuthorizationAttributes, type CelAuthorizationResult, type CelAuthorizer } from './library/authz.js';
 export type { CelFeatureGates } from './library/index.js';
 export { declTypeOf, type DeclType } from './schema-types.js';
 export { escapePropertyName, unescapePropertyName } from './escaping.js';

@@ -9,7 +9,7 @@ import type { DecodeOptions } from '../codecs/codec.js';
 import { PROTOBUF_MEDIA_TYPE } from '../codecs/registry.js';
 import { badRequest, isStatusError, type StatusError } from '../errors/status-error.js';
 import type { ResourceDefinition } from '../registry/define-resource.js';
-import { apiVersionOf, type KubeObject } from '../schema/object.js';
+import { apiVersionOf, goJsonType, type KubeObject } from '../schema/object.js';
 import { isSchemaTypeError, type TypedCheck } from '../schema/typed.js';
 import type { FieldValidation } from './handlers/options.js';
 import type { HandlerScope } from './handlers/scope.js';
@@ -30,12 +30,6 @@ export function decodeBody(request: FastifyRequest, scope: Pick<HandlerScope, 'c
   return codec.decode(rawBody(request), opts);
 }
 
-function goTypeName(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (value === null) return 'null';
-  return typeof value === 'number' ? 'number' : typeof value === 'string' ? 'string' : typeof value === 'boolean' ? 'bool' : 'object';
-}
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -47,12 +41,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 function checkTypeMetaTypes(obj: unknown): asserts obj is Record<string, unknown> {
   if (!isObject(obj)) {
-    throw badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeName(obj)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+    throw badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonType(obj)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   }
   for (const field of ['apiVersion', 'kind'] as const) {
     const v = obj[field];
     if (v !== undefined && typeof v !== 'string') {
-      throw badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeName(v)} into Go struct field .${field} of type string`);
+      throw badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonType(v)} into Go struct field .${field} of type string`);
     }
   }
 }
@@ -71,7 +65,7 @@ export function checkTypeMeta(obj: unknown, def: ResourceDefinition): KubeObject
   }
   if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
   if (!isObject(obj.metadata)) {
-    throw undecodable(def, `json: cannot unmarshal ${goTypeName(obj.metadata)} into Go struct field ${def.kind}.metadata of type v1.ObjectMeta`);
+    throw undecodable(def, `json: cannot unmarshal ${goJsonType(obj.metadata)} into Go struct field ${def.kind}.metadata of type v1.ObjectMeta`);
   }
   return obj as KubeObject;
 }

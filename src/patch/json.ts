@@ -38,12 +38,6 @@ export function goKind(value: unknown): string {
   return typeof value === 'boolean' ? 'bool' : 'string';
 }
 
-/** Go's json type names in "cannot unmarshal <x> into ..." messages. */
-export function goJsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value === 'boolean' ? 'bool' : typeof value;
-}
 
 export type ParseResult = { readonly ok: true; readonly value: Json } | { readonly ok: false; readonly message: string };
 
@@ -87,4 +81,4 @@ export function goFormat(value: unknown): string {
 }
 
 // A deep copy; patches never mutate what the store handed out (it may be frozen).
-export { cloneJson } from '../schema/object.js';
+export { cloneJson, goJsonType } from '../schema/object.js';

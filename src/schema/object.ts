@@ -118,3 +118,10 @@ export function cloneJson<T>(value: T): T {
   }
   return out as T;
 }
+
+/** encoding/json's name for a JSON value in "cannot unmarshal <x> into ..." messages. */
+export function goJsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'boolean' ? 'bool' : typeof value;
+}

@@ -11,6 +11,8 @@
 //     through own properties only, so `toString` or `__proto__` are never "known".
 // The caller has already bounded the depth (codecs/), so recursion here is safe.
 import { refName, type Definitions, type OpenApiSchema } from './definitions.js';
+import { goJsonType } from './object.js';
+import { parseQuantity, QuantityParseError, QuantityRangeError } from './quantity.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
@@ -130,21 +132,6 @@ function goType(w: Walk, schema: OpenApiSchema): string {
   }
 }
 
-/** encoding/json's name for the JSON value it found. */
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  switch (typeof value) {
-    case 'string':
-      return 'string';
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'bool';
-    default:
-      return 'object';
-  }
-}
-
 /** encoding/json's UnmarshalTypeError text, with the struct context when there is one. */
 function mismatch(w: Walk, found: string, type: string): never {
   if (w.struct === '' || w.fields.length === 0) throw new SchemaTypeError(`json: cannot unmarshal ${found} into Go value of type ${type}`);
@@ -159,26 +146,23 @@ const INT32 = 2 ** 31;
 const INT64 = 2 ** 63;
 
 function checkInteger(w: Walk, schema: OpenApiSchema, value: unknown): void {
-  if (typeof value !== 'number') return mismatch(w, jsonKind(value), goType(w, schema));
+  if (typeof value !== 'number') return mismatch(w, goJsonType(value), goType(w, schema));
   const bound = schema.format === 'int32' ? INT32 : INT64;
   if (!Number.isInteger(value) || value < -bound || value >= bound) mismatch(w, `number ${String(value)}`, goType(w, schema));
 }
 
 // --- Go types with their own UnmarshalJSON ---------------------------------------
 
-/** resource.Quantity's parse rule (apimachinery ParseQuantity), as its error quotes it. */
-const QUANTITY_FORMAT = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-const QUANTITY_SPLIT = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
-const QUANTITY_NUMBER = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
-const QUANTITY_SUFFIX = /^(?:|[numkMGTPE]|[KMGTPE]i|[eE][+-]?[0-9]+)$/;
-
+/** resource.Quantity's UnmarshalJSON: a JSON number is read as its text, quoted text trimmed. */
 function checkQuantity(value: unknown): void {
-  // A JSON number is read as its text; anything else is quoted text or not a quantity at all.
   const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
-  const m = text === undefined ? null : QUANTITY_SPLIT.exec(text);
-  if (m === null) throw new SchemaTypeError(QUANTITY_FORMAT);
-  if (!QUANTITY_NUMBER.test(m[1]!)) throw new SchemaTypeError('unable to parse numeric part of quantity');
-  if (!QUANTITY_SUFFIX.test(m[2]!)) throw new SchemaTypeError("unable to parse quantity's suffix");
+  try {
+    // Objects, lists and booleans reach ParseQuantity as their raw JSON: never a quantity.
+    parseQuantity(text ?? '');
+  } catch (err) {
+    if (err instanceof QuantityParseError || err instanceof QuantityRangeError) throw new SchemaTypeError(err.message);
+    throw err;
+  }
 }
 
 const RFC3339 = '2006-01-02T15:04:05Z07:00';
@@ -202,7 +186,7 @@ const RFC3339_ELEMENTS: readonly { readonly layout: string; readonly re: RegExp 
 /** metav1.Time / MicroTime: a JSON string in RFC 3339, checked as time.Parse checks it. */
 function checkTime(value: unknown): void {
   if (typeof value !== 'string') {
-    throw new SchemaTypeError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type string`);
+    throw new SchemaTypeError(`json: cannot unmarshal ${goJsonType(value)} into Go value of type string`);
   }
   let rest = value;
   const quoted = JSON.stringify(value);
@@ -229,7 +213,7 @@ function checkTime(value: unknown): void {
 /** intstr.IntOrString: a quoted string, or a JSON value decoded as int32. */
 function checkIntOrString(value: unknown): void {
   if (typeof value === 'string') return;
-  if (typeof value !== 'number') throw new SchemaTypeError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type int32`);
+  if (typeof value !== 'number') throw new SchemaTypeError(`json: cannot unmarshal ${goJsonType(value)} into Go value of type int32`);
   if (!Number.isInteger(value) || value < -INT32 || value >= INT32) {
     throw new SchemaTypeError(`json: cannot unmarshal number ${String(value)} into Go value of type int32`);
   }
@@ -307,19 +291,19 @@ function walk(w: Walk, schema: OpenApiSchema, value: unknown): void {
   if (s['x-kubernetes-int-or-string'] === true || s.format === 'int-or-string') return checkIntOrString(value);
   switch (s.type) {
     case 'string':
-      if (typeof value !== 'string') return mismatch(w, jsonKind(value), goType(w, schema));
+      if (typeof value !== 'string') return mismatch(w, goJsonType(value), goType(w, schema));
       if (s.format === 'byte') checkBase64(value);
       return;
     case 'integer':
       return checkInteger(w, s, value);
     case 'number':
-      if (typeof value !== 'number') mismatch(w, jsonKind(value), goType(w, schema));
+      if (typeof value !== 'number') mismatch(w, goJsonType(value), goType(w, schema));
       return;
     case 'boolean':
-      if (typeof value !== 'boolean') mismatch(w, jsonKind(value), goType(w, schema));
+      if (typeof value !== 'boolean') mismatch(w, goJsonType(value), goType(w, schema));
       return;
     case 'array':
-      if (!Array.isArray(value)) return mismatch(w, jsonKind(value), goType(w, schema));
+      if (!Array.isArray(value)) return mismatch(w, goJsonType(value), goType(w, schema));
       return walkArray(w, s, value);
     default:
       return walkObject(w, r, schema, value);
@@ -354,7 +338,7 @@ function walkObject(w: Walk, r: Resolved, schema: OpenApiSchema, value: unknown)
   // Kubernetes (RawExtension, FieldsV1, apiextensions JSON): its Go type takes raw
   // JSON of any shape, so nothing inside is checked.
   if (props === undefined && typeof additional !== 'object') return;
-  if (!isPlainObject(value)) return mismatch(w, jsonKind(value), goType(w, schema));
+  if (!isPlainObject(value)) return mismatch(w, goJsonType(value), goType(w, schema));
   if (props === undefined) return walkMap(w, additional as OpenApiSchema, value);
   const embedded = s['x-kubernetes-embedded-resource'] === true;
   const open = s['x-kubernetes-preserve-unknown-fields'] === true || additional === true;
@@ -380,7 +364,7 @@ function walkObject(w: Walk, r: Resolved, schema: OpenApiSchema, value: unknown)
       if (child !== null && typeof child !== 'string') {
         w.struct = struct;
         w.fields.push(key);
-        mismatch(w, jsonKind(child), 'string');
+        mismatch(w, goJsonType(child), 'string');
       }
     } else if (typeof additional === 'object') {
       walkMapEntry(w, additional, value, key);

@@ -10,13 +10,13 @@ const fake: CelAuthorizer = {
     seen.push(a);
     if (a.verb === 'boom') return { decision: 'NoOpinion', reason: '', error: 'webhook unreachable' };
     if (a.verb === 'throw') throw new Error('authorizer crashed');
-    if (a.user.name === 'system:serviceaccount:ns:sa') return { decision: 'Allow', reason: 'service account' };
+    if (a.user.username === 'system:serviceaccount:ns:sa') return { decision: 'Allow', reason: 'service account' };
     if (!a.isResourceRequest) return a.path === '/healthz' && a.verb === 'get' ? { decision: 'Allow', reason: 'health' } : { decision: 'NoOpinion', reason: '' };
     if (a.resource === 'pods' && a.namespace === 'default' && a.verb === 'get') return { decision: 'Allow', reason: 'rbac: pod reader' };
     return { decision: 'Deny', reason: 'not allowed' };
   },
 };
-const bindings = { authorizer: authorizerValue(fake, { name: 'alice', groups: ['dev'] }) };
+const bindings = { authorizer: authorizerValue(fake, { username: 'alice', groups: ['dev'] }) };
 const variables = [{ name: 'authorizer', type: AUTHORIZER_TYPE }];
 
 const rows: CelRow[] = [
@@ -48,7 +48,7 @@ describe('cel authorizer', () => {
     seen.length = 0;
     env.compile("authorizer.group('apps').resource('deployments').subresource('scale').namespace('ns').name('web').check('update')").evaluate(bindings);
     expect(seen).toEqual([{
-      user: { name: 'alice', groups: ['dev'] }, verb: 'update', isResourceRequest: true, path: '',
+      user: { username: 'alice', groups: ['dev'] }, verb: 'update', isResourceRequest: true, path: '',
       apiGroup: 'apps', apiVersion: '*', resource: 'deployments', subresource: 'scale', namespace: 'ns', name: 'web',
     }]);
   });
@@ -62,7 +62,7 @@ describe('cel authorizer', () => {
   test('serviceAccount switches the user', () => {
     seen.length = 0;
     env.compile("authorizer.serviceAccount('ns', 'sa').path('/x').check('get')").evaluate(bindings);
-    expect(seen[0]!.user).toEqual({ name: 'system:serviceaccount:ns:sa', groups: ['system:serviceaccounts', 'system:serviceaccounts:ns'] });
+    expect(seen[0]!.user).toEqual({ username: 'system:serviceaccount:ns:sa', groups: ['system:serviceaccounts', 'system:serviceaccounts:ns'] });
   });
 
   test('with AuthorizeWithSelectors the selectors reach the authorizer', () => {

@@ -11,7 +11,7 @@ const schema = {
     l: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 10 } },
   },
 };
-const authorizer = authorizerValue({ check: () => ({ decision: 'Allow', reason: '' }) }, { name: 'u', groups: [] });
+const authorizer = authorizerValue({ check: () => ({ decision: 'Allow', reason: '' }) }, { username: 'u', groups: [] });
 const variables = [...ruleVariables(schema), { name: 'authorizer', type: AUTHORIZER_TYPE }];
 
 interface CostRow {

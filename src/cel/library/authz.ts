@@ -9,19 +9,13 @@
 // the server supplies a CelAuthorizer that answers from what it already holds.
 import { celError } from '../values.js';
 import type { CelLibrary } from './library.js';
+import type { UserInfo } from '../../schema/user.js';
 
 export type AuthorizationDecision = 'Allow' | 'Deny' | 'NoOpinion';
 
-export interface CelUserInfo {
-  readonly name: string;
-  readonly uid?: string;
-  readonly groups: readonly string[];
-  readonly extra?: Readonly<Record<string, readonly string[]>>;
-}
-
 /** authorizer.AttributesRecord as the library fills it. */
 export interface CelAuthorizationAttributes {
-  readonly user: CelUserInfo;
+  readonly user: UserInfo;
   /** API verb for resource checks; the HTTP verb as written for path checks. */
   readonly verb: string;
   readonly isResourceRequest: boolean;
@@ -65,12 +59,12 @@ const DECISION = 'kubernetes.authorization.Decision';
 export class CelAuthorizerValue {
   constructor(
     readonly authorizer: CelAuthorizer,
-    readonly user: CelUserInfo,
+    readonly user: UserInfo,
   ) {}
 }
 
 /** The binding for the `authorizer` variable of a request by `user`. */
-export function authorizerValue(authorizer: CelAuthorizer, user: CelUserInfo): CelAuthorizerValue {
+export function authorizerValue(authorizer: CelAuthorizer, user: UserInfo): CelAuthorizerValue {
   return new CelAuthorizerValue(authorizer, user);
 }
 
@@ -137,7 +131,7 @@ function serviceAccount(auth: CelAuthorizerValue, namespace: string, name: strin
   if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) throw celError('Invalid service account name');
   if (namespace.length > 63 || !DNS1123_LABEL.test(namespace)) throw celError('Invalid service account namespace');
   return new CelAuthorizerValue(auth.authorizer, {
-    name: `system:serviceaccount:${namespace}:${name}`,
+    username: `system:serviceaccount:${namespace}:${name}`,
     groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`],
   });
 }

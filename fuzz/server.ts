@@ -5,9 +5,9 @@
 // through the fuzzer), and its exit is watched: an exit during the run is a crash.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../bench/support/kapi-process.js';
 
 export interface FuzzServer {
   readonly url: string;
@@ -23,18 +23,6 @@ export interface FuzzServer {
 }
 
 const ROOT = resolve(import.meta.dirname, import.meta.dirname.includes(`${'/'}dist${'/'}`) ? '../..' : '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-      srv.close(() => done(port));
-    });
-  });
-}
 
 /** The last `bytes` of a file, as text. */
 function readTail(path: string, bytes: number): string {

@@ -51,9 +51,11 @@ function checkTypeMetaTypes(obj: unknown): asserts obj is Record<string, unknown
   }
 }
 
-/** The apiVersion/kind checks of kube's create/update handlers; missing fields default to the endpoint's. */
-export function checkTypeMeta(obj: unknown, def: ResourceDefinition): KubeObject {
-  checkTypeMetaTypes(obj);
+/**
+ * The apiVersion/kind checks of kube's create/update handlers, once the types are
+ * known good (checkTypeMetaTypes); missing fields default to the endpoint's.
+ */
+function checkTypeMeta(obj: Record<string, unknown>, def: ResourceDefinition): KubeObject {
   const expected = apiVersionOf(def);
   const apiVersion = (obj.apiVersion as string | undefined) ?? '';
   const kind = (obj.kind as string | undefined) ?? '';
@@ -154,10 +156,11 @@ export function decodeObjectBody(request: FastifyRequest, opts: { scope: Handler
   const strictErrors: string[] | undefined = opts.fieldValidation === 'Ignore' ? undefined : [];
   const codec = negotiateInput({ contentType: header(request, 'content-type'), codecs: opts.scope.codecs });
   const body = rawBody(request);
-  let decoded: unknown;
+  let decoded: Record<string, unknown>;
   try {
-    decoded = codec.decode(body, { expected: { group: def.group, version: def.version, kind: def.kind }, ...(strictErrors === undefined ? {} : { strictErrors }) });
-    checkTypeMetaTypes(decoded);
+    const value = codec.decode(body, { expected: { group: def.group, version: def.version, kind: def.kind }, ...(strictErrors === undefined ? {} : { strictErrors }) });
+    checkTypeMetaTypes(value);
+    decoded = value;
   } catch (err) {
     // Protobuf names its kind in the envelope; JSON and YAML failures come before any kind is known.
     if (isStatusError(err) && err.reason === 'BadRequest' && codec.mediaType !== PROTOBUF_MEDIA_TYPE) throw unrecognized(def, err, body);

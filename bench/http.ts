@@ -4,6 +4,10 @@
 //   transport (a bare Fastify on the same TLS setup whose POST is the storage
 //   layer's create and nothing else), on SQLite (HTTP/1.1 and HTTP/2) and etcd;
 // - GET of one object against a bare Fastify answering the same bytes;
+// - PATCH (issue #9): a JSON merge patch of one field of one ~2 KiB ConfigMap, 16 in
+//   flight over HTTP/1.1 TLS on SQLite, against PUT of the whole object (no
+//   resourceVersion: an unconditional update) to the same object on the same kapi
+//   in the same run, in turns; every answer must be 200 (errors fail the row);
 // - cold start to `kapi ready` and resident memory.
 // Report-only rows put the POST figures against the storage layer in-process (no
 // transport at all), so what TLS and HTTP cost on this machine stays visible.
@@ -12,13 +16,13 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect, type ClientHttp2Session } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bestOf, paired, ratioRow, throughput, type Bench, type BenchRow } from './lib.js';
+import { bestOf, paired, ratioRow, throughput, type Bench, type BenchRow, type RunOptions } from './lib.js';
 import { freePort, residentMb, startKapiProcess, type KapiProcess } from './support/kapi-process.js';
 import { createObjectStore } from '../src/storage/object-store.js';
 import { openSqliteKv } from '../src/storage/sqlite/index.js';
 import { openEtcdKv } from '../src/storage/etcd/index.js';
 import { etcdAvailable, startEtcd } from './support/etcd-process.js';
-import { tlsLoad, type TlsCredentials } from './support/tls-load.js';
+import { tlsLoad, tlsLoadCounted, type LoadResult, type TlsCredentials } from './support/tls-load.js';
 import type { Storage } from '../src/storage/storage.js';
 
 const VALUE = 'x'.repeat(2000);
@@ -76,6 +80,63 @@ function postRate1(port: number, creds: TlsCredentials, prefix: string, total: n
 /** HTTP/1.1 GETs of one path through the lean TLS load generator. */
 function getRate1(port: number, creds: TlsCredentials, path: string, total: number): Promise<number> {
   return tlsLoad({ port, credentials: creds, concurrency: 16, total, expectStatus: 200, request: () => ({ method: 'GET', path }) });
+}
+
+const PATCH_TARGET = 'bench-patch';
+
+/**
+ * The PATCH row's object: the 2 KiB payload and the one field `k` both sides
+ * change. What a PUT sends whole: without resourceVersion, so it is an
+ * unconditional update and the 16 writers in flight on one object never get a 409.
+ */
+function patchTarget(k: string): object {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: PATCH_TARGET, namespace: 'default' }, data: { payload: VALUE, k } };
+}
+
+/**
+ * Writes to the PATCH row's object, 16 in flight through the lean TLS load
+ * generator: the whole object by PUT, or `{"data":{"k":…}}` as a JSON merge
+ * patch. Each write sets a value no earlier write set, so none is a no-op the
+ * server could skip. Answers other than 200 are counted, not thrown.
+ */
+function updateRate1(opts: { port: number; creds: TlsCredentials; verb: 'PUT' | 'PATCH'; total: number }): Promise<LoadResult> {
+  const stamp = tag();
+  const path = `${CONFIGMAPS}/${PATCH_TARGET}`;
+  return tlsLoadCounted({
+    port: opts.port,
+    credentials: opts.creds,
+    concurrency: 16,
+    total: opts.total,
+    expectStatus: 200,
+    countErrors: true,
+    request: (i) =>
+      opts.verb === 'PUT'
+        ? { method: 'PUT', path, body: Buffer.from(JSON.stringify(patchTarget(`${stamp}-${i}`))) }
+        : { method: 'PATCH', path, body: Buffer.from(JSON.stringify({ data: { k: `${stamp}-${i}` } })), contentType: 'application/merge-patch+json' },
+  });
+}
+
+/** PATCH of one field against PUT of the whole object, same object, same kapi, in turns. */
+async function patchRow(opts: { port: number; creds: TlsCredentials; total: number }): Promise<BenchRow> {
+  const { port, creds, total } = opts;
+  const errors = { PUT: 0, PATCH: 0 };
+  const side = (verb: 'PUT' | 'PATCH') => async (): Promise<number> => {
+    const r = await updateRate1({ port, creds, verb, total });
+    errors[verb] += r.errors;
+    if (r.firstError !== undefined) process.stderr.write(`bench http: ${r.errors} of ${total} ${verb}s ${r.firstError.slice(0, 300)}\n`);
+    return r.rate;
+  };
+  const rates = await paired(2, side('PUT'), side('PATCH'));
+  return ratioRow({
+    area: 'http/sqlite',
+    name: `PATCH (merge patch of one field) of one 2 KiB ConfigMap, 16 in flight, HTTP/1.1 TLS (non-200 answers: PUT ${errors.PUT}, PATCH ${errors.PATCH})`,
+    baselineName: 'PUT of the whole object without resourceVersion, same object, same kapi',
+    baseline: rates.baseline,
+    measured: rates.measured,
+    unit: 'ops/s',
+    minRatio: 0.8,
+    errors: errors.PUT + errors.PATCH,
+  });
 }
 
 async function postRate(client: Client, prefix: string, total: number): Promise<number> {
@@ -138,8 +199,11 @@ function postRows(opts: { area: string; name: string; backend: string; post: { b
 
 const tag = (): string => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
+/** Request counts: the full run's, or a fifth of them for `--quick` (enough to prove a row works). */
+type Sizer = (full: number) => number;
+
 /** POST through kapi on etcd against the storage layer's create on the same etcd behind the same transport. */
-async function etcdRows(): Promise<BenchRow[]> {
+async function etcdRows(n: Sizer): Promise<BenchRow[]> {
   if (!etcdAvailable()) {
     process.stderr.write('bench http: no etcd binary, etcd rows skipped\n');
     return [];
@@ -147,15 +211,15 @@ async function etcdRows(): Promise<BenchRow[]> {
   const etcd = await startEtcd();
   try {
     const storage = createObjectStore({ kv: openEtcdKv({ endpoints: [etcd.endpoint], prefix: '/bench-store', compactionIntervalMs: 0 }) });
-    const inProcess = await bestOf(2, () => storageCreateRate(storage, `s${tag()}`, 2000));
+    const inProcess = await bestOf(2, () => storageCreateRate(storage, `s${tag()}`, n(2000)));
     await storage.close();
     const kapi = await startKapiProcess(['--storage-backend=etcd3', `--etcd-servers=${etcd.endpoint}`]);
     const stored = await startBareFastify(join(kapi.dataDir, 'pki'), Buffer.from('{}'), { etcd: etcd.endpoint });
     try {
       const post = await paired(
         2,
-        () => postRate1(stored.port, kapi.credentials, `c${tag()}`, 3000),
-        () => postRate1(kapi.port, kapi.credentials, `p${tag()}`, 3000),
+        () => postRate1(stored.port, kapi.credentials, `c${tag()}`, n(3000)),
+        () => postRate1(kapi.port, kapi.credentials, `p${tag()}`, n(3000)),
       );
       return postRows({ area: 'http/etcd', name: 'POST 2 KiB ConfigMap, 16 in flight, HTTP/1.1 TLS', backend: ', same etcd', post, inProcess });
     } finally {
@@ -167,11 +231,12 @@ async function etcdRows(): Promise<BenchRow[]> {
   }
 }
 
-async function run(): Promise<BenchRow[]> {
-  return [...(await sqliteRows()), ...(await etcdRows())];
+async function run(opts: RunOptions): Promise<BenchRow[]> {
+  const n: Sizer = opts.quick ? (full) => Math.ceil(full / 5) : (full) => full;
+  return [...(await sqliteRows(n)), ...(await etcdRows(n))];
 }
 
-async function sqliteRows(): Promise<BenchRow[]> {
+async function sqliteRows(n: Sizer): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const kapi = await startKapiProcess();
   try {
@@ -182,7 +247,7 @@ async function sqliteRows(): Promise<BenchRow[]> {
     // Report only: the storage layer's create in-process, same objects and SQLite settings, no transport.
     const dir = mkdtempSync(join(tmpdir(), 'kapi-bench-store-'));
     const storage = createObjectStore({ kv: openSqliteKv({ path: join(dir, 'kapi.db') }) });
-    const inProcess = await bestOf(2, () => storageCreateRate(storage, `s${tag()}`, 3000));
+    const inProcess = await bestOf(2, () => storageCreateRate(storage, `s${tag()}`, n(3000)));
     await storage.close();
     rmSync(dir, { recursive: true, force: true });
 
@@ -199,32 +264,36 @@ async function sqliteRows(): Promise<BenchRow[]> {
     try {
       const post1 = await paired(
         2,
-        () => postRate1(stored.port, kapi.credentials, `c${tag()}`, 6000),
-        () => postRate1(kapi.port, kapi.credentials, `p${tag()}`, 6000),
+        () => postRate1(stored.port, kapi.credentials, `c${tag()}`, n(6000)),
+        () => postRate1(kapi.port, kapi.credentials, `p${tag()}`, n(6000)),
       );
       rows.push(...postRows({ area: 'http/sqlite', name: 'POST 2 KiB ConfigMap, 16 in flight, HTTP/1.1 TLS', backend: '', post: post1, inProcess }));
       // Report only: what the transport itself allows, with and without the storage layer behind it.
       rows.push(ratioRow({ area: 'http/sqlite', name: 'bare Fastify POST + storage create, HTTP/1.1 TLS (the baseline above)', baselineName: 'storage create in-process', baseline: inProcess, measured: post1.baseline, unit: 'ops/s' }));
-      const bareRate = await bestOf(2, () => postRate1(bare.port, kapi.credentials, `b${tag()}`, 6000));
+      const bareRate = await bestOf(2, () => postRate1(bare.port, kapi.credentials, `b${tag()}`, n(6000)));
       rows.push(ratioRow({ area: 'http/sqlite', name: 'bare Fastify POST, fixed answer, no storage, HTTP/1.1 TLS', baselineName: 'storage create in-process', baseline: inProcess, measured: bareRate, unit: 'ops/s' }));
 
       const get1 = await paired(
         2,
-        () => getRate1(bare.port, kapi.credentials, path, 10000),
-        () => getRate1(kapi.port, kapi.credentials, path, 10000),
+        () => getRate1(bare.port, kapi.credentials, path, n(10000)),
+        () => getRate1(kapi.port, kapi.credentials, path, n(10000)),
       );
       rows.push(ratioRow({ area: 'http/get', name: 'GET one object, 16 in flight, HTTP/1.1 TLS', baselineName: 'bare Fastify, same bytes', baseline: get1.baseline, measured: get1.measured, unit: 'ops/s', minRatio: 0.4 }));
+
+      const created = await h2.request('POST', CONFIGMAPS, Buffer.from(JSON.stringify(patchTarget('0'))));
+      if (created.status !== 201) throw new Error(`could not create the PATCH target: ${created.status} ${created.body.toString()}`);
+      rows.push(await patchRow({ port: kapi.port, creds: kapi.credentials, total: n(3000) }));
       const get2 = await paired(
         2,
-        () => getRate(bareH2, path, 8000, 16),
-        () => getRate(h2, path, 8000, 16),
+        () => getRate(bareH2, path, n(8000), 16),
+        () => getRate(h2, path, n(8000), 16),
       );
       rows.push(ratioRow({ area: 'http/get', name: 'GET one object, 16 streams, HTTP/2 TLS', baselineName: 'bare Fastify, same bytes', baseline: get2.baseline, measured: get2.measured, unit: 'ops/s', minRatio: 0.4 }));
 
       const post2 = await paired(
         2,
-        () => postRate(storedH2, `d${tag()}`, 3000),
-        () => postRate(h2, `q${tag()}`, 3000),
+        () => postRate(storedH2, `d${tag()}`, n(3000)),
+        () => postRate(h2, `q${tag()}`, n(3000)),
       );
       rows.push(...postRows({ area: 'http/sqlite', name: 'POST 2 KiB ConfigMap, 16 streams, HTTP/2 TLS', backend: '', post: post2, inProcess }));
     } finally {

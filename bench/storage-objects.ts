@@ -154,5 +154,5 @@ export const bench: Bench = {
 // Run alone: node dist/bench/storage-objects.js
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { formatTable } = await import('./lib.js');
-  process.stdout.write(`${formatTable(await bench.run())}\n`);
+  process.stdout.write(`${formatTable(await bench.run({ quick: false }))}\n`);
 }

@@ -29,6 +29,8 @@ const QUERY_ADDITIONS: readonly string[] = [
   'fieldValidation=strict', 'fieldValidation=Bogus', 'fieldValidation=', 'dryRun=All&dryRun=All', 'dryRun=Bogus', 'dryRun=', 'timeout=abc', 'timeout=1h', 'timeout=-1s',
   'resourceVersion=abc', 'resourceVersion=0', 'resourceVersionMatch=Exact', 'pretty=maybe', 'pretty=1', `fieldManager=${'m'.repeat(200)}`, 'fieldManager=%C3%BC%E2%98%83',
   'fieldManager=', 'force=true', 'force=maybe', 'gracePeriodSeconds=x', 'propagationPolicy=Nope', 'labelSelector=a%3D%3D%3D', 'fieldSelector=metadata.name%3D', 'limit=-1',
+  'labelSelector=__proto__%3Dx', 'labelSelector=constructor%20in%20(a,b)', 'labelSelector=a%20gt%209223372036854775808', 'labelSelector=!', 'labelSelector=a%20in%20(',
+  `labelSelector=${'a%2C'.repeat(3000)}a`, 'labelSelector=a%20notin%20()', 'fieldSelector=metadata.__proto__%3Dx', 'fieldSelector=spec.nodeName%3D%3Dx,status.phase!%3D',
   'continue=%zz', '%zz=1', '=', '&&&', 'a', `x=${'y'.repeat(8000)}`, 'watch=true', 'allowWatchBookmarks=x', '__proto__=1', 'constructor=1', 'toString=x',
 ];
 

@@ -1,13 +1,13 @@
-// The composition root: flags -> certificates and kubeconfig -> storage ->
-// registry -> Fastify with the filter chain and every endpoint -> listen ->
-// bootstrap objects -> `kapi ready`; and the way out: signals -> bounded
+// The composition root: flags -> certificates and kubeconfig -> storage -> the
+// catalog of built-in groups and the registry over it -> Fastify with the filter
+// chain and every endpoint -> listen -> bootstrap objects -> `kapi ready`; and
+// the way out: signals -> bounded
 // shutdown (server/shutdown.ts), crashes -> one fatal log line (server/fatal.ts).
 // Nothing else in the code base builds long-lived objects or reads flags.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
-import { builtinResources } from './apis/index.js';
-import { selfSubjectAccessReviews } from './apis/authorization/v1/self-subject-access-reviews.js';
+import { builtinApis } from './apis/index.js';
 import { createAuthenticator } from './auth/authn/create.js';
 import { createRequestAuthenticator } from './auth/authn/request.js';
 import { createAuthorizer } from './auth/authz/create.js';
@@ -27,19 +27,17 @@ import { trackInFlight, type InFlight } from './server/in-flight.js';
 import { dieWith, installFatalHandlers, type FatalOptions } from './server/fatal.js';
 import { lastResortMs, runShutdown, shutdownBounds } from './server/shutdown.js';
 import { startControllers } from './server/controllers.js';
-import { buildDiscovery } from './endpoints/discovery/documents.js';
 import { registerDiscoveryRoutes } from './endpoints/discovery/routes.js';
 import { installResources } from './endpoints/installer.js';
 import { encodeStatusFor } from './endpoints/negotiation.js';
 import { createOpenApi, registerOpenApiRoutes } from './endpoints/openapi/index.js';
 import { createAdmissionChain } from './admission/chain.js';
+import { createCatalog } from './registry/catalog.js';
 import { createRegistry } from './registry/registry.js';
 import { collectionPrefix } from './registry/keys.js';
 import { createNamespaceCache } from './registry/namespace-cache.js';
 import { namespaces as namespacesDefinition } from './apis/core/v1/namespaces.js';
 import { services as servicesDefinition } from './apis/core/v1/services.js';
-import { serviceAccounts as serviceAccountsDefinition } from './apis/core/v1/service-accounts.js';
-import { withTokenRequest } from './apis/core/v1/service-account-token.js';
 import { createTokenKeys, ensureSigningKeyPem } from './auth/serviceaccount/tokens.js';
 import { createServiceAccountAuthenticator } from './auth/authn/service-account.js';
 import { registerServiceAccountIssuerRoutes } from './server/service-account-issuer.js';
@@ -76,8 +74,8 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
 
   const kv = openKv({ options, logger });
   const storage = createObjectStore({ kv });
+  // One authorizer: the filter chain's, and the one `kubectl auth can-i` asks (authorization/v1).
   const authorizer = createAuthorizer({ modes: options.authorizationModes });
-  // `kubectl auth can-i` asks the same authorizer that guards every request.
   // Service-account tokens: signed by the configured (or generated) key, served by serviceaccounts/token.
   const tokenKeys = createTokenKeys({
     issuer: options.serviceAccount.issuer,
@@ -85,10 +83,6 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     signingKeyPem: files.serviceAccountSigningKeyPem ?? ensureSigningKeyPem({ certDir: options.certDir }),
     ...(files.serviceAccountKeyPem === undefined ? {} : { extraVerificationPem: files.serviceAccountKeyPem }),
   });
-  const resources = [
-    ...builtinResources.map((def) => (def === serviceAccountsDefinition ? withTokenRequest(def, tokenKeys) : def)),
-    selfSubjectAccessReviews(authorizer),
-  ];
   const namespaceCache = createNamespaceCache({
     storage,
     prefix: collectionPrefix(namespacesDefinition, {}),
@@ -100,13 +94,14 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     clusterIPRange: options.serviceClusterIPRange,
     nodePortRange: options.serviceNodePortRange,
   });
+  // The served set: the built-in groups now; custom resources join and leave it at run time.
+  const catalog = createCatalog(builtinApis({ tokenIssuer: tokenKeys, serviceAllocator, authorizer }));
   const registry = createRegistry({
     storage,
-    resources,
+    catalog,
     admission: createAdmissionChain(),
     clock: () => new Date(),
     lookup: namespaceCache,
-    allocatorFor: (definition) => (definition === servicesDefinition ? serviceAllocator : undefined),
   });
 
   const metrics = createApiMetrics();
@@ -163,9 +158,12 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   registerVersionRoute(app, { gitCommit: process.env.KAPI_GIT_COMMIT ?? 'unknown', buildDate: process.env.KAPI_BUILD_DATE ?? '1970-01-01T00:00:00Z' });
   registerMetricsRoute(app, metrics);
   registerServiceAccountIssuerRoutes(app, { keys: tokenKeys, serverUrl: url });
-  registerDiscoveryRoutes(app, buildDiscovery(resources, new URL(url).host));
-  registerOpenApiRoutes(app, createOpenApi({ resources }));
-  installResources(app, { registry, resources, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds });
+  registerDiscoveryRoutes(app, { catalog, serverAddress: new URL(url).host });
+  const openapi = createOpenApi({ catalog });
+  // Built before listening: the first client must not wait for the slowest document.
+  openapi.current();
+  registerOpenApiRoutes(app, openapi);
+  installResources(app, { registry, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds });
 
   const inFlight = trackInFlight(app);
   await app.listen({ port: options.securePort, host: options.bindAddress });
@@ -184,7 +182,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     logger.info(kubernetesService, 'kubernetes service ensured');
   }
   await repairServiceAllocations(registry, serviceAllocator, logger);
-  const controllers = startControllers({ registry, resources, logger, rootCaPem: certs.servingCa });
+  const controllers = startControllers({ registry, logger, rootCaPem: certs.servingCa });
   bootstrapped = true;
   logger.info({ url, kubeconfig: certs.kubeconfigPath }, 'kapi ready');
 

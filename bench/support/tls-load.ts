@@ -18,18 +18,32 @@ export interface LoadOptions {
   readonly credentials: TlsCredentials;
   readonly concurrency: number;
   readonly total: number;
-  /** The i-th request's method, path and body. */
-  readonly request: (i: number) => { method: string; path: string; body?: Buffer };
+  /** The i-th request's method, path and body (sent as `contentType`, default application/json). */
+  readonly request: (i: number) => { method: string; path: string; body?: Buffer; contentType?: string };
   /** Status every answer must carry. */
   readonly expectStatus: number;
+  /**
+   * Count answers with another status and go on (tlsLoadCounted) instead of
+   * failing the run at the first one (tlsLoad).
+   */
+  readonly countErrors?: boolean;
+}
+
+/** What tlsLoadCounted measured: requests per second and the answers that were not `expectStatus`. */
+export interface LoadResult {
+  readonly rate: number;
+  readonly errors: number;
+  /** The first unexpected answer's status and body, for the log. */
+  readonly firstError?: string;
 }
 
 const HEADER_END = Buffer.from('\r\n\r\n');
 
-function requestBytes(port: number, method: string, path: string, body: Buffer | undefined): Buffer {
+function requestBytes(port: number, req: { method: string; path: string; body?: Buffer; contentType?: string }): Buffer {
+  const { method, path, body } = req;
   const head =
     `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: application/json\r\n` +
-    (body === undefined ? '' : `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n`) +
+    (body === undefined ? '' : `Content-Type: ${req.contentType ?? 'application/json'}\r\nContent-Length: ${body.length}\r\n`) +
     '\r\n';
   return body === undefined ? Buffer.from(head) : Buffer.concat([Buffer.from(head), body]);
 }
@@ -58,7 +72,7 @@ async function openConnection(opts: LoadOptions): Promise<TLSSocket> {
 }
 
 /** Drives one connection: one request at a time, the next index from `take`. */
-function drive(socket: TLSSocket, opts: LoadOptions, take: () => number | undefined): Promise<void> {
+function drive(socket: TLSSocket, opts: LoadOptions, take: () => number | undefined, onError: (text: string) => void): Promise<void> {
   return new Promise((done, fail) => {
     let pending: Buffer = Buffer.alloc(0);
     const sendNext = (): void => {
@@ -68,8 +82,7 @@ function drive(socket: TLSSocket, opts: LoadOptions, take: () => number | undefi
         done();
         return;
       }
-      const { method, path, body } = opts.request(i);
-      socket.write(requestBytes(opts.port, method, path, body));
+      socket.write(requestBytes(opts.port, opts.request(i)));
     };
     socket.on('data', (chunk: Buffer) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
@@ -81,8 +94,12 @@ function drive(socket: TLSSocket, opts: LoadOptions, take: () => number | undefi
       if (pending.length < complete) return;
       const status = Number(head.slice(9, 12));
       if (status !== opts.expectStatus) {
-        fail(new Error(`answered ${status}, wanted ${opts.expectStatus}: ${pending.subarray(end + 4, complete).toString()}`));
-        return;
+        const text = `answered ${status}, wanted ${opts.expectStatus}: ${pending.subarray(end + 4, complete).toString()}`;
+        if (opts.countErrors !== true) {
+          fail(new Error(text));
+          return;
+        }
+        onError(text);
       }
       pending = pending.subarray(complete);
       sendNext();
@@ -93,19 +110,35 @@ function drive(socket: TLSSocket, opts: LoadOptions, take: () => number | undefi
   });
 }
 
-/** Runs `total` requests over `concurrency` connections; returns requests per second. */
+/** Runs `total` requests over `concurrency` connections; returns requests per second. Fails at the first unexpected status. */
 export async function tlsLoad(opts: LoadOptions): Promise<number> {
+  return (await tlsLoadCounted({ ...opts, countErrors: false })).rate;
+}
+
+/**
+ * Runs `total` requests over `concurrency` connections. With `countErrors`, an
+ * answer that is not `expectStatus` is counted (it still counts towards the rate,
+ * so a caller must judge a run with errors as failed, not as fast).
+ */
+export async function tlsLoadCounted(opts: LoadOptions): Promise<LoadResult> {
   const sockets = await Promise.all(Array.from({ length: opts.concurrency }, () => openConnection(opts)));
   let next = 0;
+  let errors = 0;
+  let firstError: string | undefined;
   const take = (): number | undefined => (next < opts.total ? next++ : undefined);
+  const onError = (text: string): void => {
+    errors++;
+    firstError ??= text;
+  };
   const started = process.hrtime.bigint();
   try {
-    await Promise.all(sockets.map((s) => drive(s, opts, take)));
+    await Promise.all(sockets.map((s) => drive(s, opts, take, onError)));
   } finally {
     for (const s of sockets) {
       s.removeAllListeners('close');
       s.destroy();
     }
   }
-  return opts.total / (Number(process.hrtime.bigint() - started) / 1e9);
+  const rate = opts.total / (Number(process.hrtime.bigint() - started) / 1e9);
+  return firstError === undefined ? { rate, errors } : { rate, errors, firstError };
 }

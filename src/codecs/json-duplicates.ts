@@ -10,6 +10,7 @@
 // decoding into the Go type, so a repeated key inside an unknown field or inside
 // an opaque RawExtension is not reported there; the caller drops those (see
 // body.ts) since only it knows the schema.
+import { renderFieldPath, type PathElement } from '../schema/field-path.js';
 import { goQuote } from '../errors/go-quote.js';
 
 /** saveStrictError keeps at most this many strict errors per decode. */
@@ -26,14 +27,13 @@ interface Frame {
 }
 
 function pathOf(stack: readonly Frame[], upTo: number): string {
-  let out = '';
+  const elements: PathElement[] = [];
   // stack[0] is the document's top-level container; its members have no prefix.
   for (let i = 0; i < upTo; i++) {
     const f = stack[i]!;
-    if (f.isObject) out = out === '' ? String(f.at) : `${out}.${String(f.at)}`;
-    else out = `${out}[${String(f.at)}]`;
+    elements.push(f.isObject ? String(f.at) : (f.at as number));
   }
-  return out;
+  return renderFieldPath(elements);
 }
 
 /** The end (index of the closing quote) of the string literal opening at `start`. */

@@ -5,7 +5,9 @@
 // /finalize, which removes the namespace once no finalizer is left (as kube's
 // namespace deleter does). server/controllers.ts calls sync(name) for each
 // namespace watch event (the watch starts with one per existing namespace) and
-// retries ContentRemaining with a capped backoff.
+// retries ContentRemaining with a capped backoff. What a namespace can contain is
+// read from the catalog at every sync, so kinds added at run time are emptied too.
+import type { Catalog } from '../registry/catalog.js';
 import type { ResourceDefinition } from '../registry/define-resource.js';
 import type { KubeObject } from '../schema/object.js';
 import { FINALIZER_KUBERNETES } from '../apis/core/v1/namespaces.js';
@@ -13,6 +15,7 @@ import { FINALIZER_KUBERNETES } from '../apis/core/v1/namespaces.js';
 /** What the controller needs from the registry; each method is one API call. */
 export interface NamespaceLifecycleClient {
   getNamespace(name: string): Promise<KubeObject | undefined>;
+  /** Empty for a kind no longer served (removed from the catalog since the sync began). */
   list(resource: ResourceDefinition, namespace: string): Promise<KubeObject[]>;
   delete(resource: ResourceDefinition, namespace: string, name: string): Promise<void>;
   /**
@@ -38,12 +41,18 @@ function purgeable(resources: readonly ResourceDefinition[]): ResourceDefinition
   );
 }
 
-export function createNamespaceController(opts: { client: NamespaceLifecycleClient; resources: readonly ResourceDefinition[] }): NamespaceController {
+export interface NamespaceControllerOptions {
+  readonly client: NamespaceLifecycleClient;
+  /** The served kinds; the namespaced ones are what deleting a namespace empties. */
+  readonly catalog: Pick<Catalog, 'list'>;
+}
+
+export function createNamespaceController(opts: NamespaceControllerOptions): NamespaceController {
   const { client } = opts;
-  const kinds = purgeable(opts.resources);
 
   /** Deletes everything it can and answers how many objects are still there. */
   async function deleteContents(namespace: string): Promise<number> {
+    const kinds = purgeable(opts.catalog.list());
     for (const kind of kinds) {
       for (const item of await client.list(kind, namespace)) {
         // Marked and held: deleting again changes nothing; its finalizers' owners finish it.

@@ -9,6 +9,7 @@ import type { DecodeOptions } from '../codecs/codec.js';
 import { PROTOBUF_MEDIA_TYPE } from '../codecs/registry.js';
 import { badRequest, isStatusError, type StatusError } from '../errors/status-error.js';
 import type { ResourceDefinition } from '../registry/define-resource.js';
+import { isRenderedPathWithin } from '../schema/field-path.js';
 import { apiVersionOf, goJsonType, type KubeObject } from '../schema/object.js';
 import { isSchemaTypeError, type TypedCheck } from '../schema/typed.js';
 import type { FieldValidation } from './handlers/options.js';
@@ -107,7 +108,7 @@ function strictTexts(unknown: readonly string[], fromCodec: readonly string[]): 
   for (const text of fromCodec) {
     const m = DUPLICATE_FIELD.exec(text);
     const at = m === null ? undefined : m[1]!;
-    const insideUnknown = at !== undefined && unknown.some((f) => at === f || at.startsWith(`${f}.`) || at.startsWith(`${f}[`));
+    const insideUnknown = at !== undefined && unknown.some((f) => isRenderedPathWithin(at, f));
     if (!insideUnknown) texts.push(text);
   }
   return texts.slice(0, MAX_STRICT_ERRORS);

@@ -1,10 +1,13 @@
 // Resource endpoints: two catch-all routes (/api/* and /apis/*) that dispatch on the
 // RequestInfo the filter chain resolved (resolved here when absent, e.g. in tests)
-// to the generic handler for the verb. Routes come from the definitions (STYLE §3):
-// an unknown group/version/resource, an undeclared subresource or a path shape the
-// resource does not have is 404, a verb it (or its subresource) does not serve is 405. Bodies reach handlers as raw bytes; codecs
-// decode them (body.ts). Static discovery routes (/api/v1, /apis/<g>/<v>) win over
-// these wildcards in Fastify's router.
+// to the generic handler for the verb. Routes come from the definitions (STYLE §3),
+// looked up in the registry's catalog on every request: Fastify cannot remove a
+// route, and the catalog changes while the server runs. An unknown (or removed)
+// group/version/resource, an undeclared subresource or a path shape the resource
+// does not have is 404, a verb it (or its subresource) does not serve is 405.
+// Bodies reach handlers as raw bytes; codecs decode them (body.ts). The discovery
+// routes (/api/<v>, /apis/<g>, /apis/<g>/<v>) win over these wildcards in
+// Fastify's router.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
@@ -12,7 +15,6 @@ import { methodNotSupported, requestEntityTooLarge } from '../errors/status-erro
 import type { ResourceDefinition } from '../registry/define-resource.js';
 import type { Verb } from '../schema/api-resource.js';
 import type { Registry } from '../registry/registry.js';
-import { builtinDefinitions } from '../schema/definitions.js';
 import { checkTyped } from '../schema/typed.js';
 import type { RequestInfo } from './context.js';
 import { createHandler } from './handlers/create.js';
@@ -32,10 +34,10 @@ import { pathProblem, resolveRequestInfo } from './request-info.js';
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 export interface InstallOptions {
+  /** Its catalog says what is served; its stores serve it. */
   readonly registry: Registry;
-  readonly resources: readonly ResourceDefinition[];
   readonly codecs?: CodecRegistry;
-  /** Default: typed decoding against the built-in OpenAPI table (schema/typed.ts). */
+  /** Default: typed decoding against the definition's own schema (schema/typed.ts). */
   readonly checkSchema?: SchemaChecker;
   /** --min-request-timeout: watches without timeoutSeconds last this long times [1, 2). Default 1800. */
   readonly minRequestTimeoutSeconds?: number;
@@ -65,9 +67,8 @@ const SUBRESOURCE_HANDLERS: Partial<Record<Verb, Handler>> = {
 /** The query of a URL without one; handlers only read it. */
 const NO_QUERY: URLSearchParams = new URLSearchParams();
 
-function resourceKey(group: string, version: string, resource: string): string {
-  return `${group}/${version}/${resource}`;
-}
+/** Typed decoding against the schema the definition carries. */
+export const checkDefinitionSchema: SchemaChecker = (def, obj) => checkTyped(def.schema.name, obj, def.schema.definitions);
 
 /**
  * Reads the body ourselves so the 3 MiB limit is a StatusError like every other
@@ -128,18 +129,19 @@ function notFound(reply: FastifyReply): FastifyReply {
 export function installResources(app: FastifyInstance, opts: InstallOptions): void {
   const codecs = opts.codecs ?? defaultCodecs;
   const minRequestTimeoutSeconds = opts.minRequestTimeoutSeconds ?? 1800;
-  const checkSchema: SchemaChecker = opts.checkSchema ?? ((def, obj) => checkTyped(def.schemaName, obj, builtinDefinitions));
-  const definitions = new Map<string, ResourceDefinition>();
-  for (const def of opts.resources) definitions.set(resourceKey(def.group, def.version, def.plural), def);
+  const checkSchema = opts.checkSchema ?? checkDefinitionSchema;
 
   async function dispatch(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const info = request.kapi?.info ?? resolveRequestInfo(request.method, request.url);
     // The request-info filter refuses these first; without the chain (inject tests) this does.
     const problem = request.kapi === undefined ? pathProblem(request.url, info) : undefined;
     if (problem !== undefined) throw problem;
-    const def = info.isResourceRequest ? definitions.get(resourceKey(info.apiGroup, info.apiVersion, info.resource)) : undefined;
+    // One catalog lookup: the store of what is served now, and the definition it serves.
+    const store = info.isResourceRequest ? opts.registry.find({ group: info.apiGroup, version: info.apiVersion, resource: info.resource }) : undefined;
+    if (store === undefined) return notFound(reply);
+    const def = store.definition;
     // The core group lives under /api only, every other group under /apis only.
-    if (def === undefined || (info.apiPrefix === 'api') !== (def.group === '')) return notFound(reply);
+    if ((info.apiPrefix === 'api') !== (def.group === '')) return notFound(reply);
     // A subresource exists only where the definition declares it (discovery lists the same ones).
     const sub = info.subresource === '' ? undefined : Object.hasOwn(def.subresources, info.subresource) ? def.subresources[info.subresource] : undefined;
     if (info.subresource !== '' && sub === undefined) return notFound(reply);
@@ -157,7 +159,7 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
     negotiateOutput({ accept: request.headers.accept, pretty: isPretty(request.query), codecs, type });
     const q = request.url.indexOf('?');
     const query = q < 0 ? NO_QUERY : new URLSearchParams(request.url.slice(q + 1));
-    return handler(request, reply, { definition: def, store: opts.registry.store(def), codecs, checkSchema, info, query, namespace, minRequestTimeoutSeconds });
+    return handler(request, reply, { definition: def, store, codecs, checkSchema, info, query, namespace, minRequestTimeoutSeconds });
   }
 
   void app.register(async (scope) => {

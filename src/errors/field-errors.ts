@@ -1,6 +1,7 @@
 // Validation results: strategies return FieldError[] built here and never throw for
 // invalid input; the registry wraps them in invalid(). Types and message shapes are
 // apimachinery's field.Error ("metadata.name: Required value").
+import { renderFieldPath, type PathElement } from '../schema/field-path.js';
 
 export type FieldErrorType =
   | 'FieldValueRequired'
@@ -20,24 +21,32 @@ export interface FieldError {
   readonly message: string;
 }
 
-/** A field path: `path('spec', 'containers').index(0).child('image')`. */
+/**
+ * A field path: `path('spec', 'containers').index(0).child('image')`. Immutable;
+ * printed by schema/field-path.ts (`spec.containers[0].image`, `metadata.labels[app]`).
+ * Empty names are skipped, so `path()` is the root and `path().child('a')` is `a`.
+ */
 export class FieldPath {
-  private constructor(private readonly text: string) {}
+  private readonly text: string;
+
+  private constructor(readonly elements: readonly PathElement[]) {
+    this.text = renderFieldPath(elements);
+  }
 
   static root(...names: string[]): FieldPath {
-    return new FieldPath(names.join('.'));
+    return new FieldPath(names.filter((s) => s !== ''));
   }
 
   child(...names: string[]): FieldPath {
-    return new FieldPath([this.text, ...names].filter((s) => s !== '').join('.'));
+    return new FieldPath([...this.elements, ...names.filter((s) => s !== '')]);
   }
 
   index(i: number): FieldPath {
-    return new FieldPath(`${this.text}[${i}]`);
+    return new FieldPath([...this.elements, i]);
   }
 
   key(k: string): FieldPath {
-    return new FieldPath(`${this.text}[${k}]`);
+    return new FieldPath([...this.elements, { key: k }]);
   }
 
   toString(): string {

@@ -1,7 +1,8 @@
 // Typed storage failures. Backends throw only these; the registry translates each
 // code once per verb into a Kubernetes Status (NotFound -> 404, Exists -> 409,
-// Conflict -> 409, Compacted -> 410 Expired, FutureRevision -> 504 Timeout,
-// Unavailable -> 503/500, BadRequest -> 400), so no backend detail reaches the wire.
+// Conflict -> 409, PreconditionFailed -> 409 with the precondition's text,
+// Compacted -> 410 Expired, FutureRevision -> 504 Timeout, Unavailable -> 503/500,
+// BadRequest -> 400), so no backend detail reaches the wire.
 //
 // errors/ sits below storage/ (.dependency-cruiser.cjs), so the entry a Conflict
 // carries is named here by its shape; storage/kv.ts's KvEntry has the same fields and
@@ -20,6 +21,10 @@ export type StorageErrorCode =
   | 'NotFound'
   | 'Exists'
   | 'Conflict'
+  // A caller's uid or resourceVersion precondition did not hold for the stored
+  // object (storage.ts checkPreconditions; kube's ErrCodeInvalidObj from
+  // Preconditions.Check). Unlike Conflict, retrying cannot help: it is final.
+  | 'PreconditionFailed'
   | 'Compacted'
   | 'FutureRevision'
   | 'Unavailable'

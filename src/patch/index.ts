@@ -8,6 +8,7 @@ import { decodeMergePatch, mergePatch } from './merge-patch.js';
 import { patchMetaFor } from './patch-meta.js';
 import { decodeStrategicPatch, strategicMerge } from './strategic-merge.js';
 import { cloneJson, goFormat, isJsonMap, type Json, type JsonMap } from './json.js';
+import type { ResourceSchema } from '../schema/definitions.js';
 
 export type { Json, JsonMap } from './json.js';
 export { hasPatchMeta } from './patch-meta.js';
@@ -30,8 +31,8 @@ export interface DecodePatchOptions {
   readonly body: Buffer | string;
   /** fieldValidation Strict or Warn: kube decodes merge patches strictly first, with its own message. */
   readonly strict: boolean;
-  /** The kind's OpenAPI definition, for strategic merge's merge keys and strategies. */
-  readonly schemaName: string;
+  /** The kind's schema (definition.schema), for strategic merge's merge keys and strategies. */
+  readonly schema: ResourceSchema;
 }
 
 /** A decoded patch; `apply` may run once per conflict retry, against each fresh object. */
@@ -57,7 +58,7 @@ export function decodePatch(opts: DecodePatchOptions): Patch {
     }
     case 'strategic': {
       const patch = decodeStrategicPatch(opts.body);
-      const meta = patchMetaFor(opts.schemaName);
+      const meta = patchMetaFor(opts.schema);
       // kube renders the patch map (%+v), not the result, for strategic merge failures.
       return { type: 'strategic', apply: (current) => strategicMerge(current, patch, meta), invalidValue: () => goFormat(patch) };
     }

@@ -2,7 +2,7 @@
 // the generator kept (x-kubernetes-patch-strategy, x-kubernetes-patch-merge-key):
 // the same facts apimachinery reads from Go struct tags. A field the schema does
 // not know gets no strategy: maps still merge key by key, lists are replaced.
-import { builtinDefinitions, definitionOf, refName, type Definitions, type OpenApiSchema } from '../schema/definitions.js';
+import { builtinDefinitions, definitionOf, refName, type Definitions, type OpenApiSchema, type ResourceSchema } from '../schema/definitions.js';
 
 export type PatchStrategy = 'merge' | 'replace';
 
@@ -72,13 +72,17 @@ function metaOf(defs: Definitions, schema: OpenApiSchema | undefined): PatchMeta
 const NO_META: PatchMeta = { field: () => UNKNOWN_FIELD };
 const UNKNOWN_FIELD: FieldPatchMeta = { strategy: undefined, mergeKey: undefined, meta: NO_META };
 
-/** Patch metadata of a named definition (io.k8s.api.core.v1.Pod); unknown names know nothing. */
-export function patchMetaFor(schemaName: string, definitions: Definitions = builtinDefinitions): PatchMeta {
-  const root = definitionOf(definitions, schemaName);
-  return root === undefined ? NO_META : metaOf(definitions, root);
+/** Patch metadata of a kind's schema (io.k8s.api.core.v1.Pod in the built-in table); unknown names know nothing. */
+export function patchMetaFor(schema: ResourceSchema): PatchMeta {
+  const root = definitionOf(schema.definitions, schema.name);
+  return root === undefined ? NO_META : metaOf(schema.definitions, root);
 }
 
-/** Whether strategic merge can serve a kind: only kinds with a built-in schema (CRDs get 415). */
-export function hasPatchMeta(schemaName: string, definitions: Definitions = builtinDefinitions): boolean {
-  return definitionOf(definitions, schemaName) !== undefined;
+/**
+ * Whether strategic merge can serve a kind: only built-in kinds, whose schema is
+ * a definition of the built-in table. kube-apiserver refuses it (415) for every
+ * custom resource, schema or not, so a kind bringing its own table is refused too.
+ */
+export function hasPatchMeta(schema: ResourceSchema): boolean {
+  return schema.definitions === builtinDefinitions && definitionOf(builtinDefinitions, schema.name) !== undefined;
 }

@@ -2,9 +2,13 @@
 // generic layers need: the installer routes its verbs, discovery and OpenAPI
 // publish it, the generic store runs its strategy. Nobody writes a handler per
 // resource; differences live in the strategy or in data (resetFields, subresources).
+// Definitions are values: the served set is the catalog (catalog.ts), and what a
+// kind needs at run time (a token signer, an allocator) is composed in by its
+// group's factory (apis/**/index.ts), never patched in by identity.
 import { ALL_VERBS, type Scope, type Verb } from '../schema/api-resource.js';
+import type { Allocator } from './allocation.js';
 import type { NameValidation, Strategy, SubresourceDefinition, VirtualCreateContext } from './strategy.js';
-import { definitionNameForGvk } from '../schema/definitions.js';
+import { builtinSchema, definitionNameForGvk, type ResourceSchema } from '../schema/definitions.js';
 import type { KubeObject } from '../schema/object.js';
 import type { TableDefinition } from './table.js';
 
@@ -22,8 +26,13 @@ export interface ResourceDefinition {
   readonly shortNames: readonly string[];
   readonly categories: readonly string[];
   readonly verbs: readonly Verb[];
-  /** OpenAPI definition name of the kind, e.g. io.k8s.api.core.v1.ConfigMap. */
-  readonly schemaName: string;
+  /**
+   * The kind's schema: its root definition (io.k8s.api.core.v1.ConfigMap) and the
+   * table that definition's $refs resolve in. Typed decoding, strategic merge and
+   * OpenAPI read it; a name the table lacks checks nothing and publishes a
+   * schemaless object.
+   */
+  readonly schema: ResourceSchema;
   readonly nameValidation: NameValidation;
   readonly strategy: Strategy;
   readonly subresources: Readonly<Record<string, SubresourceDefinition>>;
@@ -34,6 +43,8 @@ export interface ResourceDefinition {
   readonly virtualCreate?: (obj: KubeObject, ctx: VirtualCreateContext) => KubeObject | Promise<KubeObject>;
   /** `kubectl get` columns (registry/table.ts); absent means kube's default Name and Created At. */
   readonly table?: TableDefinition;
+  /** Values taken from a pool shared by every object of the kind (services: cluster IPs, node ports). */
+  readonly allocator?: Allocator;
 }
 
 export type ResourceDeclaration = Pick<ResourceDefinition, 'group' | 'version' | 'kind' | 'plural' | 'scope'> &
@@ -44,11 +55,11 @@ export type ResourceDeclaration = Pick<ResourceDefinition, 'group' | 'version' |
  * do not follow the group name (rbac.authorization.k8s.io is io.k8s.api.rbac.v1),
  * so the generated table is asked; kinds it lacks get a derived name.
  */
-function defaultSchemaName(decl: ResourceDeclaration): string {
+function defaultSchema(decl: ResourceDeclaration): ResourceSchema {
   const known = definitionNameForGvk({ group: decl.group, version: decl.version, kind: decl.kind });
-  if (known !== undefined) return known;
+  if (known !== undefined) return builtinSchema(known);
   const groupPart = decl.group === '' ? 'core' : decl.group.split('.').reverse().join('.').replace(/^io\.k8s\./, '');
-  return `io.k8s.api.${groupPart}.${decl.version}.${decl.kind}`;
+  return builtinSchema(`io.k8s.api.${groupPart}.${decl.version}.${decl.kind}`);
 }
 
 /** Fills the defaults so a plain stored kind is a dozen lines. */
@@ -59,7 +70,7 @@ export function defineResource(decl: ResourceDeclaration): ResourceDefinition {
     shortNames: [],
     categories: [],
     verbs: decl.virtualCreate === undefined ? ALL_VERBS : ['create'],
-    schemaName: decl.schemaName ?? defaultSchemaName(decl),
+    schema: decl.schema ?? defaultSchema(decl),
     nameValidation: 'subdomain',
     strategy: {},
     subresources: {},

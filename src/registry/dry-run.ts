@@ -4,7 +4,7 @@
 // caller's tryUpdate against the stored object, delete still checks preconditions.
 import { StorageError, isStorageError } from '../errors/storage-error.js';
 import type { KubeObject } from '../schema/object.js';
-import type { Preconditions, Storage } from '../storage/storage.js';
+import { checkPreconditions, type Storage } from '../storage/storage.js';
 
 async function getIfExists(storage: Storage, key: string): Promise<KubeObject | undefined> {
   try {
@@ -12,15 +12,6 @@ async function getIfExists(storage: Storage, key: string): Promise<KubeObject | 
   } catch (err) {
     if (isStorageError(err, 'NotFound')) return undefined;
     throw err;
-  }
-}
-
-function checkPreconditions(key: string, obj: KubeObject, pre: Preconditions | undefined): void {
-  if (pre?.uid !== undefined && pre.uid !== obj.metadata.uid) {
-    throw new StorageError('Conflict', `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`, { key });
-  }
-  if (pre?.resourceVersion !== undefined && pre.resourceVersion !== obj.metadata.resourceVersion) {
-    throw new StorageError('Conflict', `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`, { key });
   }
 }
 
@@ -41,14 +32,15 @@ export function dryRunStorage(storage: Storage): Storage {
     async guaranteedUpdate(key, opts) {
       const current = await getIfExists(storage, key);
       if (current === undefined && opts.allowCreate !== true) throw new StorageError('NotFound', `key ${key} not found`, { key });
-      if (current !== undefined) checkPreconditions(key, current, opts.preconditions);
+      // The storage's own check, so a dry run fails exactly where the real write would.
+      checkPreconditions(key, opts.preconditions, current);
       const object = await opts.tryUpdate({ current });
       return { object: structuredClone(object), created: current === undefined };
     },
     async delete(key, opts) {
       const current = await getIfExists(storage, key);
       if (current === undefined) throw new StorageError('NotFound', `key ${key} not found`, { key });
-      checkPreconditions(key, current, opts?.preconditions);
+      checkPreconditions(key, opts?.preconditions, current);
       await opts?.validateDeletion?.(current);
       return current;
     },

@@ -2,7 +2,8 @@
 // backend wording reaches a client (STYLE §5). Messages follow apimachinery's
 // registry/generic/registry/storage_factory & storage/errors interpretation:
 // Compacted -> 410 Expired "too old resource version", FutureRevision -> 504 Timeout
-// with cause ResourceVersionTooLarge (clients retry it).
+// with cause ResourceVersionTooLarge (clients retry it), PreconditionFailed -> 409
+// Conflict quoting storage's error as kube's InterpretDeleteError/InterpretUpdateError do.
 import { isStorageError, type StorageError } from '../errors/storage-error.js';
 import {
   alreadyExists,
@@ -33,6 +34,15 @@ export function tooLargeResourceVersion(requested: string, current: number | str
   return timeout(`Too large resource version: ${requested}, current: ${current ?? ''}`, [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], 1);
 }
 
+/**
+ * kube's storage.StorageError text for an ErrCodeInvalidObj (code 4), which is
+ * what a failed precondition is there. The key is the etcd key, under the default
+ * --etcd-prefix; the KV adds the prefix below the object store, which never sees it.
+ */
+function preconditionText(err: StorageError): string {
+  return `StorageError: invalid object, Code: 4, Key: /registry${err.key ?? ''}, ResourceVersion: 0, AdditionalErrorMsg: ${err.message}`;
+}
+
 function fromStorageError(err: StorageError, opts: TranslateOptions): StatusError {
   switch (err.code) {
     case 'NotFound':
@@ -40,8 +50,9 @@ function fromStorageError(err: StorageError, opts: TranslateOptions): StatusErro
     case 'Exists':
       return alreadyExists(opts.resource, opts.name);
     case 'Conflict':
-      // Failed preconditions keep storage's wording, as kube-apiserver's do.
-      return err.message.startsWith('Precondition failed') ? conflict(opts.resource, opts.name, err.message) : conflict(opts.resource, opts.name);
+      return conflict(opts.resource, opts.name);
+    case 'PreconditionFailed':
+      return conflict(opts.resource, opts.name, preconditionText(err));
     case 'Compacted':
       return expired(`too old resource version: ${opts.resourceVersion ?? ''} (${err.revision ?? ''})`);
     case 'FutureRevision':

@@ -1,14 +1,15 @@
-// The registry: every served resource's generic store, looked up by
-// group/version/resource or by definition. HTTP handlers and in-process callers
+// The registry: the generic store of every resource the catalog serves, looked up
+// by group/version/resource or by definition. HTTP handlers and in-process callers
 // (bootstrap, controllers) reach storage only through it, so both get the same
-// defaulting, validation, admission and error translation.
+// defaulting, validation, admission and error translation. Stores are built on
+// first use and dropped when the catalog removes their definition.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { AdmissionChain } from '../admission/chain.js';
 import type { AdmissionLookup } from '../admission/plugin.js';
 import { isStorageError } from '../errors/storage-error.js';
 import type { GroupVersionResource, KubeObject } from '../schema/object.js';
 import type { Storage } from '../storage/storage.js';
-import type { Allocator } from './allocation.js';
+import { createCatalog, gvrOf, type Catalog } from './catalog.js';
 import type { ResourceDefinition } from './define-resource.js';
 import { objectKey } from './keys.js';
 import { createResourceStore } from './store/index.js';
@@ -16,9 +17,8 @@ import type { ResourceStore } from './store/types.js';
 
 export type * from './store/types.js';
 
-export interface RegistryOptions {
+interface RegistryBaseOptions {
   readonly storage: Storage;
-  readonly resources: readonly ResourceDefinition[];
   readonly admission: AdmissionChain;
   readonly clock: () => Date;
   readonly uid?: () => string;
@@ -26,13 +26,23 @@ export interface RegistryOptions {
   readonly random?: (max: number) => number;
   /** What admission reads namespaces through; default: straight from storage. */
   readonly lookup?: AdmissionLookup;
-  /** The pool allocator of a kind, if it has one (main.ts wires services to their ranges). */
-  readonly allocatorFor?: (definition: ResourceDefinition) => Allocator | undefined;
 }
 
+/**
+ * The served set is a catalog (main.ts passes the one it composed); `resources`
+ * builds a catalog of a fixed list, for tests and tools.
+ */
+export type RegistryOptions = RegistryBaseOptions &
+  ({ readonly catalog: Catalog; readonly resources?: never } | { readonly resources: readonly ResourceDefinition[]; readonly catalog?: never });
+
 export interface Registry {
-  readonly resources: readonly ResourceDefinition[];
-  /** The store of a served resource; throws for one that is not served (a caller bug). */
+  /** What is served; stores follow it (built on first use, dropped when their definition goes). */
+  readonly catalog: Catalog;
+  /**
+   * The store of a served resource; throws for one that is not served (a caller
+   * bug). A definition is looked up by its group/version/plural, so the store
+   * answered is that of the definition the catalog serves there.
+   */
   store(resource: GroupVersionResource | ResourceDefinition): ResourceStore;
   /** Like store(), but undefined when the resource is not served (HTTP lookups). */
   find(resource: GroupVersionResource): ResourceStore | undefined;
@@ -59,34 +69,49 @@ export function namespaceLookup(storage: Storage): AdmissionLookup {
 }
 
 export function createRegistry(opts: RegistryOptions): Registry {
+  const catalog = opts.catalog ?? createCatalog(opts.resources);
   const lookup = opts.lookup ?? namespaceLookup(opts.storage);
-  const stores = new Map<string, ResourceStore>();
-  for (const definition of opts.resources) {
-    const resource = { group: definition.group, resource: definition.plural };
-    const allocator = opts.allocatorFor?.(definition);
-    stores.set(
-      gvrKey({ ...definition, resource: definition.plural }),
-      createResourceStore({
-        definition,
-        storage: opts.storage,
-        admission: opts.admission,
-        lookup,
-        clock: opts.clock,
-        uid: opts.uid ?? randomUUID,
-        random: opts.random ?? ((max) => randomInt(max)),
-        resource,
-        gvr: { group: definition.group, version: definition.version, resource: definition.plural },
-        gvk: { group: definition.group, version: definition.version, kind: definition.kind },
-        ...(allocator === undefined ? {} : { allocator }),
-      }),
-    );
-  }
-  const find = (r: GroupVersionResource): ResourceStore | undefined => stores.get(gvrKey(r));
+  const uid = opts.uid ?? randomUUID;
+  const random = opts.random ?? ((max: number) => randomInt(max));
+  // By definition, not by name: a resource removed and added again with another
+  // definition gets a new store. Watches already open on an old store keep it.
+  const stores = new Map<ResourceDefinition, ResourceStore>();
+  catalog.subscribe((change) => {
+    if (change.type === 'removed') stores.delete(change.definition);
+  });
+
+  const build = (definition: ResourceDefinition): ResourceStore => {
+    const allocator = definition.allocator;
+    return createResourceStore({
+      definition,
+      storage: opts.storage,
+      admission: opts.admission,
+      lookup,
+      clock: opts.clock,
+      uid,
+      random,
+      resource: { group: definition.group, resource: definition.plural },
+      gvr: gvrOf(definition),
+      gvk: { group: definition.group, version: definition.version, kind: definition.kind },
+      ...(allocator === undefined ? {} : { allocator }),
+    });
+  };
+
+  const find = (r: GroupVersionResource): ResourceStore | undefined => {
+    const definition = catalog.find(r);
+    if (definition === undefined) return undefined;
+    let store = stores.get(definition);
+    if (store === undefined) {
+      store = build(definition);
+      stores.set(definition, store);
+    }
+    return store;
+  };
   return {
-    resources: opts.resources,
+    catalog,
     find,
     store(r) {
-      const gvr = 'plural' in r ? { group: r.group, version: r.version, resource: r.plural } : r;
+      const gvr = 'plural' in r ? gvrOf(r) : r;
       const found = find(gvr);
       if (found === undefined) throw new Error(`resource ${gvrKey(gvr)} is not registered`);
       return found;

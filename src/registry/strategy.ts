@@ -11,17 +11,54 @@ import type { UserInfo } from '../schema/user.js';
 /** How metadata.name is checked: DNS-1123 subdomain (most kinds), label (namespaces, services), or only path-safe. */
 export type NameValidation = 'subdomain' | 'label' | 'path-segment';
 
+/** The operation a write performs on the stored object (admission's CREATE or UPDATE). */
+export type WriteOperation = 'CREATE' | 'UPDATE';
+
+/**
+ * What every strategy hook receives besides the objects: who writes, when (the
+ * injected clock, never `new Date()`), where, and through which endpoint.
+ */
+export interface WriteContext {
+  readonly operation: WriteOperation;
+  /** Absent for in-process writes that name no user. */
+  readonly user: UserInfo | undefined;
+  readonly now: Date;
+  /** The request's namespace; '' for cluster-scoped kinds. */
+  readonly namespace: string;
+  readonly dryRun: boolean;
+  /** '' for the main resource; status, scale, finalize, ... */
+  readonly subresource: string;
+}
+
+/**
+ * What a main-resource write may not set, declared per operation. On create the
+ * paths are cleared (Pod status starts empty); on update they keep the stored
+ * value whatever the request said (status changes only through /status). A Node
+ * keeps the status it is created with, so it declares `update` only.
+ */
+export interface ResetFields {
+  readonly create?: readonly string[];
+  readonly update?: readonly string[];
+}
+
 export interface Strategy {
-  /** Fields a write to the main resource may not set; the stored value is kept (status). */
-  readonly resetFields?: readonly string[];
-  /** Defaulting and system fields on create; mutates obj only. */
-  readonly prepareForCreate?: (obj: KubeObject) => void;
-  /** Carries over what an update may not change; mutates next only. */
-  readonly prepareForUpdate?: (next: KubeObject, prev: KubeObject) => void;
-  readonly validate?: (obj: KubeObject) => FieldError[];
-  readonly validateUpdate?: (next: KubeObject, prev: KubeObject) => FieldError[];
-  /** Warning header texts for a valid object. */
-  readonly warnings?: (obj: KubeObject, prev?: KubeObject) => string[];
+  readonly resetFields?: ResetFields;
+  /**
+   * kube's defaulting: runs right after decode, before mutating admission, on
+   * create, update, patch and writes of subresources that carry the kind (status).
+   * Fills what the client left out; mutates obj only.
+   */
+  readonly defaults?: (obj: KubeObject, ctx: WriteContext) => void;
+  /** System fields on create (status a new object starts with, generation); mutates obj only. */
+  readonly prepareForCreate?: (obj: KubeObject, ctx: WriteContext) => void;
+  /** Carries over what an update may not change beyond resetFields; mutates next only. */
+  readonly prepareForUpdate?: (next: KubeObject, prev: KubeObject, ctx: WriteContext) => void;
+  /** Create, and update when validateUpdate is absent. */
+  readonly validate?: (obj: KubeObject, ctx: WriteContext) => FieldError[];
+  /** Update only, instead of validate (call validate from it when both apply). */
+  readonly validateUpdate?: (next: KubeObject, prev: KubeObject, ctx: WriteContext) => FieldError[];
+  /** Warning header texts for a valid object (prev: the stored object on update). */
+  readonly warnings?: (obj: KubeObject, prev: KubeObject | undefined, ctx: WriteContext) => string[];
   /** Normalises an object before it is stored (e.g. drop empty maps). */
   readonly canonicalize?: (obj: KubeObject) => void;
   /** PUT of a missing object creates it (kube-apiserver: most kinds false). */
@@ -69,7 +106,7 @@ export interface SubresourceDefinition {
    * strategies); absent: the parent's validateUpdate (or validate). Scale writes
    * always run the parent's strategy instead.
    */
-  readonly validateUpdate?: (next: KubeObject, prev: KubeObject) => FieldError[];
+  readonly validateUpdate?: (next: KubeObject, prev: KubeObject, ctx: WriteContext) => FieldError[];
   /** The subresource is a Scale view of the parent (responseKind autoscaling/v1 Scale). */
   readonly scale?: ScalePaths;
   /**

@@ -38,6 +38,22 @@ export type Definitions = Readonly<Record<string, OpenApiSchema>>;
 /** All built-in definitions by name (io.k8s.api.core.v1.Pod). Frozen by convention: never mutate. */
 export const builtinDefinitions: Definitions = table as unknown as Definitions;
 
+/**
+ * The schema a served kind carries: the name of its root definition and the table
+ * its $refs resolve in. Built-in kinds point at builtinDefinitions; a custom
+ * resource brings a table of its own (which may refer to built-in meta types it
+ * copies in). The typed walk, strategic merge and OpenAPI all read this pair.
+ */
+export interface ResourceSchema {
+  readonly name: string;
+  readonly definitions: Definitions;
+}
+
+/** A kind whose schema is a definition of the built-in table. */
+export function builtinSchema(name: string): ResourceSchema {
+  return { name, definitions: builtinDefinitions };
+}
+
 const V2_PREFIX = '#/definitions/';
 const V3_PREFIX = '#/components/schemas/';
 

@@ -11,6 +11,7 @@
 //     through own properties only, so `toString` or `__proto__` are never "known".
 // The caller has already bounded the depth (codecs/), so recursion here is safe.
 import { refName, type Definitions, type OpenApiSchema } from './definitions.js';
+import { renderFieldPath, setOwnField } from './field-path.js';
 import { goJsonType } from './object.js';
 import { parseQuantity, QuantityParseError, QuantityRangeError } from './quantity.js';
 
@@ -67,7 +68,7 @@ interface Walk {
   readonly unknownFields: string[];
   /** Where each unknown field is, for dropUnknownFields. */
   readonly holders: UnknownField[];
-  /** The JSON path (keys and indices), for unknown-field reports. */
+  /** The JSON path (keys and indices), for unknown-field reports; map keys print as names, as the strict decoder does. */
   readonly path: (string | number)[];
   /** Go's error context: struct field names from the root, no indices or map keys. */
   readonly fields: string[];
@@ -324,12 +325,6 @@ function walkArray(w: Walk, s: OpenApiSchema, value: unknown[]): void {
   }
 }
 
-function pathText(path: readonly (string | number)[]): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out === '' ? p : `.${p}`;
-  return out;
-}
-
 function walkObject(w: Walk, r: Resolved, schema: OpenApiSchema, value: unknown): void {
   const s = r.schema;
   const props = s.properties;
@@ -370,16 +365,11 @@ function walkObject(w: Walk, r: Resolved, schema: OpenApiSchema, value: unknown)
       walkMapEntry(w, additional, value, key);
     } else if (!open) {
       w.path.push(key);
-      w.unknownFields.push(pathText(w.path));
+      w.unknownFields.push(renderFieldPath(w.path));
       w.holders.push({ holder: value, key });
       w.path.pop();
     }
   }
-}
-
-/** Writes a client-named key as data: `value[key] =` would call the `__proto__` setter. */
-function setOwn(obj: Record<string, unknown>, key: string, v: unknown): void {
-  Object.defineProperty(obj, key, { value: v, writable: true, enumerable: true, configurable: true });
 }
 
 function walkMap(w: Walk, additional: OpenApiSchema, value: Record<string, unknown>): void {
@@ -390,7 +380,8 @@ function walkMap(w: Walk, additional: OpenApiSchema, value: Record<string, unkno
 function walkMapEntry(w: Walk, additional: OpenApiSchema, value: Record<string, unknown>, key: string): void {
   const child = value[key];
   if (child === null) {
-    setOwn(value, key, zeroValue(w, additional));
+    // A client-named key is data: `value[key] =` would call the `__proto__` setter.
+    setOwnField(value, key, zeroValue(w, additional));
     return;
   }
   w.path.push(key);

@@ -4,9 +4,14 @@
 // so defaulting, validation, admission and finalizers apply to them too.
 // Each runs on controller-runner.ts: namespace lifecycle (deleting a namespace's
 // contents) and namespace defaults (the `default` service account and the
-// kube-root-ca.crt config map in every namespace).
+// kube-root-ca.crt config map in every namespace). The kinds they drive are looked
+// up in the registry's catalog, so they drive what is served (the service
+// accounts with their token subresource), and a controller whose kinds are not
+// served does not start.
+import { configMaps, namespaces as namespacesKind, serviceAccounts } from '../apis/core/v1/index.js';
 import { createNamespaceController, type NamespaceLifecycleClient } from '../controllers/namespace-lifecycle.js';
 import { isStatusError } from '../errors/status-error.js';
+import { gvrOf } from '../registry/catalog.js';
 import type { ResourceDefinition } from '../registry/define-resource.js';
 import type { Registry } from '../registry/registry.js';
 import { runKeyedController, type ControllerLogger, type RetryPolicy, type RunningController } from './controller-runner.js';
@@ -20,8 +25,8 @@ import {
 export type { ControllerLogger, RetryPolicy } from './controller-runner.js';
 
 export interface ControllersOptions {
+  /** The controllers' client; its catalog says which kinds exist. */
   readonly registry: Registry;
-  readonly resources: readonly ResourceDefinition[];
   readonly logger: ControllerLogger;
   readonly retry?: RetryPolicy;
   /** PEM that verifies the API server, published in every namespace as kube-root-ca.crt. */
@@ -63,9 +68,14 @@ function namespaceClient(registry: Registry, namespaces: ResourceDefinition): Na
   if (finalize === undefined) throw new Error('namespaces declare no finalize subresource');
   return {
     getNamespace: (name) => unlessNotFound(store.get({ name })),
-    list: async (resource, namespace) => (await registry.store(resource).list({ namespace })).items,
+    // A kind removed from the catalog mid-sync has nothing left to list or delete here.
+    list: async (resource, namespace) => {
+      const kind = registry.find(gvrOf(resource));
+      return kind === undefined ? [] : (await kind.list({ namespace })).items;
+    },
     delete: async (resource, namespace, name) => {
-      await unlessNotFound(registry.store(resource).delete({ namespace, name }));
+      const kind = registry.find(gvrOf(resource));
+      if (kind !== undefined) await unlessNotFound(kind.delete({ namespace, name }));
     },
     finalize: async (ns) => (await unlessNotFound(finalize.update(ns, { name: ns.metadata.name ?? '' })))?.object,
     deleteNamespace: async (name) => {
@@ -97,16 +107,14 @@ function defaultsClient(registry: Registry, kinds: { namespaces: ResourceDefinit
   };
 }
 
-function find(resources: readonly ResourceDefinition[], plural: string): ResourceDefinition | undefined {
-  return resources.find((r) => r.group === '' && r.version === 'v1' && r.plural === plural);
-}
-
 export function startControllers(opts: ControllersOptions): RunningControllers {
-  const namespaces = find(opts.resources, 'namespaces');
+  const { catalog } = opts.registry;
+  const served = (kind: ResourceDefinition): ResourceDefinition | undefined => catalog.find(gvrOf(kind));
+  const namespaces = served(namespacesKind);
   const running: RunningController[] = [];
   if (namespaces !== undefined) {
     // Namespace lifecycle: ContentRemaining is retried with the backoff.
-    const lifecycle = createNamespaceController({ client: namespaceClient(opts.registry, namespaces), resources: opts.resources });
+    const lifecycle = createNamespaceController({ client: namespaceClient(opts.registry, namespaces), catalog });
     running.push(
       runKeyedController({
         name: 'namespace-lifecycle',
@@ -118,10 +126,11 @@ export function startControllers(opts: ControllersOptions): RunningControllers {
       }),
     );
   }
-  const serviceAccounts = find(opts.resources, 'serviceaccounts');
-  const configMaps = find(opts.resources, 'configmaps');
-  if (namespaces !== undefined && serviceAccounts !== undefined && configMaps !== undefined && opts.rootCaPem !== undefined) {
-    const defaults = createNamespaceDefaultsController({ client: defaultsClient(opts.registry, { namespaces, serviceAccounts, configMaps }), rootCaPem: opts.rootCaPem });
+  const accounts = served(serviceAccounts);
+  const caConfigMaps = served(configMaps);
+  if (namespaces !== undefined && accounts !== undefined && caConfigMaps !== undefined && opts.rootCaPem !== undefined) {
+    const kinds = { namespaces, serviceAccounts: accounts, configMaps: caConfigMaps };
+    const defaults = createNamespaceDefaultsController({ client: defaultsClient(opts.registry, kinds), rootCaPem: opts.rootCaPem });
     running.push(
       runKeyedController({
         name: 'namespace-defaults',
@@ -131,8 +140,8 @@ export function startControllers(opts: ControllersOptions): RunningControllers {
         watches: [
           { definition: namespaces, keyOf: (ns) => ns.metadata.name },
           // Only the two names matter: other accounts and config maps are dropped by key, undecoded.
-          { definition: serviceAccounts, name: DEFAULT_SERVICE_ACCOUNT, keyOf: (sa) => sa.metadata.namespace },
-          { definition: configMaps, name: ROOT_CA_CONFIGMAP, keyOf: (cm) => cm.metadata.namespace },
+          { definition: accounts, name: DEFAULT_SERVICE_ACCOUNT, keyOf: (sa) => sa.metadata.namespace },
+          { definition: caConfigMaps, name: ROOT_CA_CONFIGMAP, keyOf: (cm) => cm.metadata.namespace },
         ],
         sync: async (name) => {
           await defaults.sync(name);

@@ -3,6 +3,7 @@
 // same contract. Objects go in without metadata.resourceVersion and come out with
 // it set to the revision that last wrote them; list results carry the revision they
 // were read at. Errors are StorageError (errors/storage-error.ts) only.
+import { StorageError } from '../errors/storage-error.js';
 import type { KubeObject } from '../schema/object.js';
 
 /** Kubernetes' resourceVersionMatch for list and get. */
@@ -11,6 +12,27 @@ export type ResourceVersionMatch = 'NotOlderThan' | 'Exact';
 export interface Preconditions {
   readonly uid?: string;
   readonly resourceVersion?: string;
+}
+
+/**
+ * The one check of delete and update preconditions, against the state a write
+ * would replace, by every Storage (object-store/ and the registry's dry-run
+ * view). Throws PreconditionFailed with kube's storage.Preconditions.Check text
+ * word for word: clients and tests grep it, and the registry answers 409 Conflict
+ * with it. An absent object (create on update) is checked as kube checks its zero
+ * value: empty uid and resourceVersion.
+ */
+export function checkPreconditions(key: string, pre: Preconditions | undefined, obj: KubeObject | undefined): void {
+  if (pre === undefined) return;
+  const uid = obj?.metadata.uid ?? '';
+  if (pre.uid !== undefined && pre.uid !== uid) {
+    throw new StorageError('PreconditionFailed', `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`, { key });
+  }
+  const rv = obj?.metadata.resourceVersion ?? '';
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== rv) {
+    const why = `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${rv}`;
+    throw new StorageError('PreconditionFailed', why, { key });
+  }
 }
 
 /** Decides which objects a list or watch returns (label and field selectors). */
@@ -46,6 +68,7 @@ export interface UpdateContext {
 }
 
 export interface GuaranteedUpdateOptions {
+  /** Checked against every current object before tryUpdate sees it; PreconditionFailed when one does not hold. */
   readonly preconditions?: Preconditions;
   /** When the key is absent: call tryUpdate with current undefined (create-on-update). */
   readonly allowCreate?: boolean;
@@ -63,8 +86,9 @@ export interface GuaranteedUpdateResult {
 }
 
 export interface StorageDeleteOptions {
+  /** Checked against the object about to be deleted, before validateDeletion; PreconditionFailed when one does not hold. */
   readonly preconditions?: Preconditions;
-  /** Last check before the delete commits, with the object about to be deleted. */
+  /** Last check before the delete commits, with the object about to be deleted (preconditions already hold). */
   readonly validateDeletion?: (current: KubeObject) => void | Promise<void>;
 }
 
@@ -112,8 +136,9 @@ export interface Storage {
   get(key: string, opts?: StorageGetOptions): Promise<KubeObject>;
   /** Lists keys under a prefix ending in "/". */
   list(prefix: string, opts?: StorageListOptions): Promise<StorageListResult>;
+  /** Throws NotFound (absent and no allowCreate), PreconditionFailed, or whatever tryUpdate throws. */
   guaranteedUpdate(key: string, opts: GuaranteedUpdateOptions): Promise<GuaranteedUpdateResult>;
-  /** Returns the deleted object. Throws NotFound, Conflict (precondition failed). */
+  /** Returns the deleted object. Throws NotFound, PreconditionFailed, or whatever validateDeletion throws. */
   delete(key: string, opts?: StorageDeleteOptions): Promise<KubeObject>;
   watch(prefix: string, opts: StorageWatchOptions): StorageWatch;
   count(prefix: string): Promise<number>;

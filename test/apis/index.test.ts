@@ -50,7 +50,7 @@ describe('builtinResources', () => {
   test('every core kind is in the table and names its OpenAPI definition', () => {
     for (const def of builtinResources) {
       const group = def.group === '' ? 'core' : def.group.replace(/\.k8s\.io$/, '');
-      expect(def.schemaName).toBe(`io.k8s.api.${group}.${def.version}.${def.kind}`);
+      expect(def.schema.name).toBe(`io.k8s.api.${group}.${def.version}.${def.kind}`);
       if (def.group === '') expect(table.map((r) => r.plural)).toContain(def.plural);
     }
   });

@@ -6,6 +6,7 @@ import { checkDepth, depthOf, MAX_DEPTH, tooDeepAt } from '../../src/codecs/dept
 import { decodeJson } from '../../src/codecs/json.js';
 import { isStatusError } from '../../src/errors/status-error.js';
 import { decodePatch, type PatchType } from '../../src/patch/index.js';
+import { builtinSchema } from '../../src/schema/definitions.js';
 
 function nested(opts: { depth: number; open: '[' | '{' }): string {
   const open = opts.open === '[' ? '[' : '{"a":';
@@ -50,7 +51,7 @@ describe('patch bodies of every type', () => {
   ];
   for (const c of cases) {
     test(c.name, () => {
-      const got = failure(() => decodePatch({ type: c.type, body: c.body, strict: c.strict, schemaName: 'io.k8s.api.core.v1.ConfigMap' }));
+      const got = failure(() => decodePatch({ type: c.type, body: c.body, strict: c.strict, schema: builtinSchema('io.k8s.api.core.v1.ConfigMap') }));
       expect(got).toMatchObject(c.want);
     });
   }

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { createNamespaceController, type NamespaceLifecycleClient } from '../../src/controllers/namespace-lifecycle.js';
 import { builtinResources } from '../../src/apis/index.js';
-import type { ResourceDefinition } from '../../src/registry/define-resource.js';
+import { createCatalog } from '../../src/registry/catalog.js';
+import { defineResource, type ResourceDefinition } from '../../src/registry/define-resource.js';
 import type { KubeObject } from '../../src/schema/object.js';
 
 /** An in-memory client: objects keyed by plural, namespace and name. */
@@ -97,9 +98,20 @@ describe('namespace lifecycle controller', () => {
   for (const c of cases) {
     test(c.name, async () => {
       const { client, calls } = fakeClient(c.ns, c.objects, c.removes);
-      const controller = createNamespaceController({ client, resources: builtinResources });
+      const controller = createNamespaceController({ client, catalog: createCatalog(builtinResources) });
       expect(await controller.sync('team-a')).toBe(c.want);
       expect(calls).toEqual(c.wantCalls);
     });
   }
+});
+
+describe('namespace lifecycle controller over a changing catalog', () => {
+  test('a namespaced kind added after the controller was made is emptied too', async () => {
+    const catalog = createCatalog(builtinResources);
+    const { client, calls } = fakeClient(terminating, [{ plural: 'sprockets', obj: { metadata: { name: 's', namespace: 'team-a' } } }]);
+    const controller = createNamespaceController({ client, catalog });
+    catalog.add(defineResource({ group: 'runtime.example.test', version: 'v1', kind: 'Sprocket', plural: 'sprockets', scope: 'Namespaced' }));
+    expect(await controller.sync('team-a')).toBe('Finalized');
+    expect(calls).toEqual(['delete sprockets/s', 'finalize {"finalizers":[]}']);
+  });
 });

@@ -44,7 +44,7 @@ describe('startControllers: namespace lifecycle', () => {
     await registry.store(gvr('namespaces')).create({ metadata: { name: 'team-x' } });
     await registry.store(gvr('configmaps')).create({ metadata: { name: 'cm' }, data: { k: 'v' } }, { namespace: 'team-x' });
     await registry.store(gvr('pods')).create({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }, { namespace: 'team-x' });
-    controllers = startControllers({ registry, resources: builtinResources, logger: silent, retry: { initialMs: 5, maxMs: 20 } });
+    controllers = startControllers({ registry, logger: silent, retry: { initialMs: 5, maxMs: 20 } });
   });
   afterEach(async () => {
     controllers.stop();
@@ -62,7 +62,7 @@ describe('startControllers: namespace lifecycle', () => {
   test('a namespace deleted before the controllers started is finished at start', async () => {
     controllers.stop();
     await registry.store(gvr('namespaces')).delete({ name: 'team-x' });
-    controllers = startControllers({ registry, resources: builtinResources, logger: silent, retry: { initialMs: 5, maxMs: 20 } });
+    controllers = startControllers({ registry, logger: silent, retry: { initialMs: 5, maxMs: 20 } });
     await until('the namespace to be gone', async () => (await exists(registry, 'namespaces', { name: 'team-x' })) === undefined);
   });
 
@@ -91,7 +91,7 @@ describe('startControllers: namespace defaults', () => {
     storage = createObjectStore({ kv: openMemoryKv() });
     registry = createRegistry({ storage, resources: builtinResources, admission: createAdmissionChain(), clock: () => new Date() });
     await registry.store(gvr('namespaces')).create({ metadata: { name: 'before' } });
-    controllers = startControllers({ registry, resources: builtinResources, logger: silent, retry: { initialMs: 5, maxMs: 20 }, rootCaPem: CA });
+    controllers = startControllers({ registry, logger: silent, retry: { initialMs: 5, maxMs: 20 }, rootCaPem: CA });
   });
   afterEach(async () => {
     controllers.stop();

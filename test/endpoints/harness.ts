@@ -1,25 +1,31 @@
 // An in-process server for endpoint tests: the example.test group over memory
-// storage, a fixed admin user in place of the real filter chain, and a test-only
-// error handler that renders StatusErrors the way the real one does (via
-// encodeStatusFor). Time and uids are deterministic.
+// storage, served from a catalog the test may change (add or remove definitions
+// while the app runs), with discovery and OpenAPI over that same catalog; a fixed
+// admin user in place of the real filter chain, and a test-only error handler that
+// renders StatusErrors the way the real one does (via encodeStatusFor). Time and
+// uids are deterministic.
 import fastify, { type FastifyInstance } from 'fastify';
 import { createAdmissionChain } from '../../src/admission/chain.js';
+import { registerDiscoveryRoutes } from '../../src/endpoints/discovery/routes.js';
 import { installResources } from '../../src/endpoints/installer.js';
 import { encodeStatusFor } from '../../src/endpoints/negotiation.js';
+import { createOpenApi, registerOpenApiRoutes } from '../../src/endpoints/openapi/index.js';
 import { resolveRequestInfo } from '../../src/endpoints/request-info.js';
 import { StatusError, internal, isStatusError } from '../../src/errors/status-error.js';
 import type { UserInfo } from '../../src/schema/user.js';
+import { createCatalog } from '../../src/registry/catalog.js';
 import { createRegistry, type Registry } from '../../src/registry/registry.js';
 import type { Storage } from '../../src/storage/storage.js';
 import { openMemoryKv } from '../../src/storage/memory/memory-kv.js';
 import { createObjectStore } from '../../src/storage/object-store.js';
-import { exampleResources, exampleCheckSchema, testNamespaces } from '../support/example-group.js';
+import { exampleResources, testNamespaces } from '../support/example-group.js';
 
 export const ADMIN: UserInfo = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 export const NOW = new Date('2026-01-02T03:04:05.678Z');
 
 export interface Harness {
   readonly app: FastifyInstance;
+  /** registry.catalog is what the app serves; add and remove definitions to change it while it runs. */
   readonly registry: Registry;
   readonly storage: Storage;
   close(): Promise<void>;
@@ -32,9 +38,10 @@ function quoteWarning(text: string): string {
 export async function createHarness(opts: { namespaces?: readonly string[] } = {}): Promise<Harness> {
   const storage = createObjectStore({ kv: openMemoryKv() });
   let uid = 0;
+  const catalog = createCatalog(exampleResources);
   const registry = createRegistry({
     storage,
-    resources: exampleResources,
+    catalog,
     admission: createAdmissionChain(),
     clock: () => NOW,
     uid: () => `uid-${++uid}`,
@@ -60,7 +67,9 @@ export async function createHarness(opts: { namespaces?: readonly string[] } = {
     const encoded = encodeStatusFor(request, status.toStatus());
     return reply.code(404).header('Content-Type', encoded.contentType).send(encoded.body);
   });
-  installResources(app, { registry, resources: exampleResources, checkSchema: exampleCheckSchema });
+  registerDiscoveryRoutes(app, { catalog, serverAddress: '127.0.0.1:6443' });
+  registerOpenApiRoutes(app, createOpenApi({ catalog, now: () => NOW }));
+  installResources(app, { registry });
   await app.ready();
   return { app, registry, storage, close: async () => { await app.close(); await storage.close(); } };
 }

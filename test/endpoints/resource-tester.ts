@@ -1,7 +1,10 @@
 // The generic resource tester (STYLE §9): given a resource's collection URL, one
 // valid object, invalid objects and an update function, it runs the verbs every
 // stored resource must serve identically — create, get, list, update, delete,
-// generateName and dryRun — through HTTP against a fresh harness.
+// generateName and dryRun — through HTTP against a fresh harness. The harness
+// defaults to the example.test group's (./harness.ts); built-in kinds pass one
+// serving them (test/support/store-harness.ts). Virtual kinds, which only
+// compute an answer to a create, get describeCreateOnlyResource.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ResourceDefinition } from '../../src/registry/define-resource.js';
 import type { KubeObject } from '../../src/schema/object.js';
@@ -16,6 +19,22 @@ export interface ResourceTesterCase {
   readonly invalid: readonly { name: string; object: KubeObject; wantField: string }[];
   /** Changes a stored object; the result must be valid. */
   readonly update: (obj: KubeObject) => KubeObject;
+  /** A fresh server serving the definition; default: the example.test harness. */
+  readonly harness?: () => Promise<Harness>;
+}
+
+export interface CreateOnlyTesterCase {
+  readonly definition: ResourceDefinition;
+  readonly collection: string;
+  /** What a client posts. */
+  readonly body: KubeObject;
+  /** What the answer must contain (toMatchObject). */
+  readonly want: Record<string, unknown>;
+  readonly harness?: () => Promise<Harness>;
+}
+
+function apiVersionOf(def: ResourceDefinition): string {
+  return def.group === '' ? def.version : `${def.group}/${def.version}`;
 }
 
 function named(obj: KubeObject, name: string): KubeObject {
@@ -23,11 +42,13 @@ function named(obj: KubeObject, name: string): KubeObject {
 }
 
 export function describeResource(c: ResourceTesterCase): void {
-  const apiVersion = c.definition.group === '' ? c.definition.version : `${c.definition.group}/${c.definition.version}`;
+  const apiVersion = apiVersionOf(c.definition);
+  // Kinds whose DELETE only marks the object while their own finalizers remain (namespaces).
+  const hold = c.definition.strategy.deletionHold;
   describe(`resource ${c.definition.plural}`, () => {
     let h: Harness;
     beforeAll(async () => {
-      h = await createHarness();
+      h = await (c.harness ?? createHarness)();
     });
     afterAll(async () => {
       await h.close();
@@ -102,16 +123,33 @@ export function describeResource(c: ResourceTesterCase): void {
       expect(get.json()).toEqual(updated);
     });
 
-    test('delete removes the object; a second delete is 404', async () => {
-      const created = (await post(named(c.valid, 'del'))).json();
-      const res = await h.app.inject({ method: 'DELETE', url: `${c.collection}/del` });
-      expect(res.statusCode).toBe(200);
-      const body = res.json();
-      if (c.definition.strategy.returnDeletedObject === true) expect(body.metadata.uid).toBe(created.metadata.uid);
-      else expect(body).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'del', kind: c.definition.plural, uid: created.metadata.uid } });
-      expect((await h.app.inject({ method: 'GET', url: `${c.collection}/del` })).statusCode).toBe(404);
-      expect((await h.app.inject({ method: 'DELETE', url: `${c.collection}/del` })).statusCode).toBe(404);
-    });
+    if (hold !== undefined) {
+      const refusal = hold.conflictWhilePending;
+      test('delete marks the object and keeps it while its finalizers remain', async () => {
+        const created = (await post(named(c.valid, 'held'))).json();
+        const res = await h.app.inject({ method: 'DELETE', url: `${c.collection}/held` });
+        expect(res.statusCode).toBe(200);
+        const marked = res.json();
+        expect(marked.metadata).toMatchObject({ uid: created.metadata.uid, deletionTimestamp: expect.stringMatching(/Z$/) });
+        const get = await h.app.inject({ method: 'GET', url: `${c.collection}/held` });
+        expect(get.statusCode).toBe(200);
+        expect(get.json()).toEqual(marked);
+        const again = await h.app.inject({ method: 'DELETE', url: `${c.collection}/held` });
+        if (refusal === undefined) expect(again.statusCode).toBe(200);
+        else expect(again.json()).toMatchObject({ code: 409, reason: 'Conflict', message: expect.stringContaining(refusal) });
+      });
+    } else {
+      test('delete removes the object; a second delete is 404', async () => {
+        const created = (await post(named(c.valid, 'del'))).json();
+        const res = await h.app.inject({ method: 'DELETE', url: `${c.collection}/del` });
+        expect(res.statusCode).toBe(200);
+        const body = res.json();
+        if (c.definition.strategy.returnDeletedObject === true) expect(body.metadata.uid).toBe(created.metadata.uid);
+        else expect(body).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'del', kind: c.definition.plural, uid: created.metadata.uid } });
+        expect((await h.app.inject({ method: 'GET', url: `${c.collection}/del` })).statusCode).toBe(404);
+        expect((await h.app.inject({ method: 'DELETE', url: `${c.collection}/del` })).statusCode).toBe(404);
+      });
+    }
 
     test('generateName appends five characters from kube alphabet', async () => {
       const obj = structuredClone(c.valid);
@@ -140,6 +178,34 @@ export function describeResource(c: ResourceTesterCase): void {
       const get = await h.app.inject({ method: 'GET', url: `${c.collection}/dry2` });
       expect(get.statusCode).toBe(200);
       expect(get.json()).toEqual(created);
+    });
+  });
+}
+
+/** A virtual kind: create answers what it computes, nothing is stored, no other verb is served. */
+export function describeCreateOnlyResource(c: CreateOnlyTesterCase): void {
+  describe(`create-only resource ${apiVersionOf(c.definition)} ${c.definition.plural}`, () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await (c.harness ?? createHarness)();
+    });
+    afterAll(async () => {
+      await h.close();
+    });
+
+    test('create answers 201 with the computed object and stores nothing', async () => {
+      const before = await h.storage.currentResourceVersion();
+      const res = await h.app.inject({ method: 'POST', url: c.collection, payload: c.body as object });
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ kind: c.definition.kind, apiVersion: apiVersionOf(c.definition), ...c.want });
+      expect(await h.storage.currentResourceVersion()).toBe(before);
+      const dry = await h.app.inject({ method: 'POST', url: `${c.collection}?dryRun=All`, payload: c.body as object });
+      expect(dry.statusCode).toBe(201);
+    });
+
+    test('list and get are 405', async () => {
+      expect((await h.app.inject({ method: 'GET', url: c.collection })).json()).toMatchObject({ code: 405, reason: 'MethodNotAllowed' });
+      expect((await h.app.inject({ method: 'GET', url: `${c.collection}/x` })).json()).toMatchObject({ code: 405, reason: 'MethodNotAllowed' });
     });
   });
 }

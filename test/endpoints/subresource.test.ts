@@ -42,7 +42,7 @@ beforeEach(async () => {
     const status = new StatusError({ code: 404, reason: 'NotFound', message: 'the server could not find the requested resource', details: {} });
     return reply.code(404).header('Content-Type', 'application/json').send(JSON.stringify(status.toStatus()));
   });
-  installResources(app, { registry, resources: builtinResources });
+  installResources(app, { registry });
   await app.ready();
 });
 afterEach(async () => {

@@ -9,7 +9,7 @@ import { encodeYaml } from '../../src/codecs/yaml.js';
 import { decodePatch, type Json, type JsonMap } from '../../src/patch/index.js';
 import { goFormat } from '../../src/patch/json.js';
 import { cloneJson } from '../../src/schema/object.js';
-import { builtinDefinitions } from '../../src/schema/definitions.js';
+import { builtinDefinitions, builtinSchema } from '../../src/schema/definitions.js';
 import { checkTyped, isSchemaTypeError } from '../../src/schema/typed.js';
 
 const SCHEMA_PROPS = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps';
@@ -48,9 +48,9 @@ describe('consumers at MAX_DEPTH', () => {
     { name: 'JSON encode', run: (doc) => encodeJson(doc) },
     { name: 'YAML encode', run: (doc) => encodeYaml(doc) },
     { name: 'goFormat', run: (doc) => goFormat(doc) },
-    { name: 'merge patch with itself', run: (doc) => decodePatch({ type: 'merge', body: JSON.stringify(doc), strict: false, schemaName: '' }).apply(doc) },
-    { name: 'strategic merge with itself', run: (doc) => decodePatch({ type: 'strategic', body: JSON.stringify(doc), strict: false, schemaName: 'io.k8s.api.core.v1.ConfigMap' }).apply(doc) },
-    { name: 'JSON patch copy of the whole value', run: (doc) => decodePatch({ type: 'json', body: '[{"op":"copy","from":"/data","path":"/other"}]', strict: false, schemaName: '' }).apply(doc) },
+    { name: 'merge patch with itself', run: (doc) => decodePatch({ type: 'merge', body: JSON.stringify(doc), strict: false, schema: builtinSchema('') }).apply(doc) },
+    { name: 'strategic merge with itself', run: (doc) => decodePatch({ type: 'strategic', body: JSON.stringify(doc), strict: false, schema: builtinSchema('io.k8s.api.core.v1.ConfigMap') }).apply(doc) },
+    { name: 'JSON patch copy of the whole value', run: (doc) => decodePatch({ type: 'json', body: '[{"op":"copy","from":"/data","path":"/other"}]', strict: false, schema: builtinSchema('') }).apply(doc) },
     // A wrong type is a decoder answer, not a failure; only a stack overflow would be.
     { name: 'typed walk', run: (doc) => typedOrTypeError(() => checkTyped('io.k8s.api.core.v1.ConfigMap', doc, builtinDefinitions)) },
     // JSONSchemaProps nests itself: the one built-in schema a typed walk can follow to any depth.

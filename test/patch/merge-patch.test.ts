@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { isStatusError } from '../../src/errors/status-error.js';
 import { decodeMergePatch, mergePatch } from '../../src/patch/merge-patch.js';
 import type { Json } from '../../src/patch/json.js';
+import { builtinSchema } from '../../src/schema/definitions.js';
 
 describe('mergePatch (RFC 7386 appendix A)', () => {
   const cases: { name: string; target: Json; patch: Json; want: Json }[] = [
@@ -61,7 +62,7 @@ test('decodePatch(merge) leaves a frozen current object alone', async () => {
     return Object.freeze(o);
   };
   const current = deepFreeze({ kind: 'Widget', metadata: { name: 'w' }, spec: { nested: { a: 1 } } });
-  const patched = decodePatch({ type: 'merge', body: '{"spec":{"size":2}}', strict: true, schemaName: 'none' }).apply(current) as { spec: { nested: { a: number } } };
+  const patched = decodePatch({ type: 'merge', body: '{"spec":{"size":2}}', strict: true, schema: builtinSchema('none') }).apply(current) as { spec: { nested: { a: number } } };
   patched.spec.nested.a = 5;
   expect(current.spec.nested.a).toBe(1);
 });

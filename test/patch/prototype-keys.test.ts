@@ -11,9 +11,10 @@ import { isStatusError } from '../../src/errors/status-error.js';
 import { decodePatch, type JsonMap, type PatchType } from '../../src/patch/index.js';
 import type { ResourceDefinition } from '../../src/registry/define-resource.js';
 import { buildPredicate } from '../../src/registry/selection.js';
-import { getPath, setTypeMeta } from '../../src/registry/store/metadata.js';
+import { setTypeMeta } from '../../src/registry/store/metadata.js';
+import { getField } from '../../src/schema/field-path.js';
 import { cloneJson } from '../../src/schema/object.js';
-import { builtinDefinitions } from '../../src/schema/definitions.js';
+import { builtinDefinitions, builtinSchema } from '../../src/schema/definitions.js';
 import { checkTyped } from '../../src/schema/typed.js';
 
 const CONFIG_MAP = 'io.k8s.api.core.v1.ConfigMap';
@@ -137,7 +138,7 @@ describe('patch engines', () => {
   for (const c of cases) {
     test(c.name, () => {
       const before = current();
-      const got = outcome(() => decodePatch({ type: c.type, body: c.body, strict: false, schemaName: CONFIG_MAP }).apply(before));
+      const got = outcome(() => decodePatch({ type: c.type, body: c.body, strict: false, schema: builtinSchema(CONFIG_MAP) }).apply(before));
       if ('patched' in c.want) {
         const patched = (got as { ok?: JsonMap }).ok;
         // JSON text: it shows a `__proto__` member only when it is an own data member.
@@ -203,8 +204,8 @@ describe('registry helpers', () => {
     expect(JSON.stringify(obj)).toBe('{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a"},"__proto__":{"polluted":1}}');
   });
 
-  test('getPath reads own members only', () => {
-    expect(getPath({ metadata: {} }, 'metadata.constructor')).toBeUndefined();
+  test('getField reads own members only', () => {
+    expect(getField({ metadata: {} }, 'metadata.constructor')).toBeUndefined();
   });
 });
 

@@ -6,9 +6,10 @@ import { describe, expect, test } from 'vitest';
 import { isStatusError } from '../../src/errors/status-error.js';
 import type { JsonMap } from '../../src/patch/json.js';
 import { patchMetaFor } from '../../src/patch/patch-meta.js';
+import { builtinSchema } from '../../src/schema/definitions.js';
 import { strategicMerge } from '../../src/patch/strategic-merge.js';
 
-const POD = patchMetaFor('io.k8s.api.core.v1.Pod');
+const POD = patchMetaFor(builtinSchema('io.k8s.api.core.v1.Pod'));
 
 const c = (name: string, extra: JsonMap = {}): JsonMap => ({ name, image: `${name}:1`, ...extra });
 const pod = (spec: JsonMap, metadata: JsonMap = { name: 'p' }): JsonMap => ({ apiVersion: 'v1', kind: 'Pod', metadata, spec });

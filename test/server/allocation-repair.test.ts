@@ -20,7 +20,7 @@ let allocator: ServiceAllocator;
 beforeEach(async () => {
   storage = createObjectStore({ kv: openMemoryKv() });
   allocator = createServiceAllocator({ storage, clusterIPRange: parseIpRange('10.0.0.0/24'), nodePortRange: parsePortRange('30000-32767') });
-  registry = createRegistry({ storage, resources: [namespaces, services], admission: createAdmissionChain(), clock: () => new Date(), allocatorFor: (d) => (d === services ? allocator : undefined) });
+  registry = createRegistry({ storage, resources: [namespaces, { ...services, allocator }], admission: createAdmissionChain(), clock: () => new Date() });
   await registry.store(namespaces).create({ metadata: { name: 'default' } });
 });
 afterEach(async () => storage.close());

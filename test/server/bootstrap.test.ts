@@ -28,10 +28,9 @@ function cluster(storage: Storage, range = '10.0.0.0/24'): Cluster {
   const allocator = createServiceAllocator({ storage, clusterIPRange: parseIpRange(range), nodePortRange: parsePortRange('30000-32767') });
   const registry = createRegistry({
     storage,
-    resources: [namespaces, services, endpoints],
+    resources: [namespaces, { ...services, allocator }, endpoints],
     admission: createAdmissionChain(),
     clock: () => new Date(),
-    allocatorFor: (def) => (def === services ? allocator : undefined),
   });
   return { storage, registry, allocator };
 }

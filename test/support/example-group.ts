@@ -7,11 +7,33 @@
 //   Namespace    a stand-in for core/v1 namespaces so NamespaceLifecycle has something to read
 import { invalidValue, path, type FieldError } from '../../src/errors/field-errors.js';
 import { defineResource, type ResourceDefinition } from '../../src/registry/define-resource.js';
-import { builtinDefinitions, type Definitions } from '../../src/schema/definitions.js';
+import { builtinDefinitions, builtinSchema, type Definitions, type ResourceSchema } from '../../src/schema/definitions.js';
 import { checkTyped, type TypedCheck } from '../../src/schema/typed.js';
 import type { KubeObject } from '../../src/schema/object.js';
 
 const GROUP = 'example.test';
+
+const meta = { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' };
+const typeMeta = { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: meta };
+
+/** Schemas for fieldValidation tests: the built-in table plus the example kinds. */
+export const exampleDefinitions: Definitions = {
+  ...builtinDefinitions,
+  'test.example.v1.Widget': {
+    type: 'object',
+    properties: {
+      ...typeMeta,
+      spec: { type: 'object', properties: { size: { type: 'integer' }, color: { type: 'string' }, legacy: { type: 'boolean' } } },
+      status: { type: 'object', properties: { ready: { type: 'boolean' } } },
+    },
+  },
+  'test.example.v1.Gadget': { type: 'object', properties: { ...typeMeta, data: { type: 'object', additionalProperties: { type: 'string' } } } },
+};
+
+/** Where the example kinds' schemas live: their names resolve in exampleDefinitions. */
+function exampleSchema(name: string): ResourceSchema {
+  return { name, definitions: exampleDefinitions };
+}
 
 function spec(obj: KubeObject): Record<string, unknown> | undefined {
   return obj.spec as Record<string, unknown> | undefined;
@@ -32,9 +54,9 @@ export const widgets: ResourceDefinition = defineResource({
   plural: 'widgets',
   scope: 'Namespaced',
   shortNames: ['wd'],
-  schemaName: 'test.example.v1.Widget',
+  schema: exampleSchema('test.example.v1.Widget'),
   strategy: {
-    resetFields: ['status'],
+    resetFields: { create: ['status'], update: ['status'] },
     prepareForCreate: (obj) => {
       obj.metadata.generation = 1;
     },
@@ -53,7 +75,7 @@ export const gadgets: ResourceDefinition = defineResource({
   kind: 'Gadget',
   plural: 'gadgets',
   scope: 'Cluster',
-  schemaName: 'test.example.v1.Gadget',
+  schema: exampleSchema('test.example.v1.Gadget'),
   strategy: { allowCreateOnUpdate: true, returnDeletedObject: true, allowUnconditionalUpdate: false },
 });
 
@@ -63,7 +85,7 @@ export const widgetReviews: ResourceDefinition = defineResource({
   kind: 'WidgetReview',
   plural: 'widgetreviews',
   scope: 'Cluster',
-  schemaName: 'test.example.v1.WidgetReview',
+  schema: exampleSchema('test.example.v1.WidgetReview'),
   virtualCreate: (obj, ctx) => ({ ...obj, status: { username: ctx.user.username, dryRun: ctx.dryRun } }),
 });
 
@@ -74,28 +96,12 @@ export const testNamespaces: ResourceDefinition = defineResource({
   plural: 'namespaces',
   scope: 'Cluster',
   nameValidation: 'label',
-  schemaName: 'io.k8s.api.core.v1.Namespace',
+  schema: builtinSchema('io.k8s.api.core.v1.Namespace'),
 });
 
 export const exampleResources: readonly ResourceDefinition[] = [widgets, gadgets, widgetReviews, testNamespaces];
 
-const meta = { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' };
-const typeMeta = { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: meta };
-
-/** Schemas for fieldValidation tests: the built-in table plus the example kinds. */
-export const exampleDefinitions: Definitions = {
-  ...builtinDefinitions,
-  'test.example.v1.Widget': {
-    type: 'object',
-    properties: {
-      ...typeMeta,
-      spec: { type: 'object', properties: { size: { type: 'integer' }, color: { type: 'string' }, legacy: { type: 'boolean' } } },
-      status: { type: 'object', properties: { ready: { type: 'boolean' } } },
-    },
-  },
-  'test.example.v1.Gadget': { type: 'object', properties: { ...typeMeta, data: { type: 'object', additionalProperties: { type: 'string' } } } },
-};
-
+/** The typed check against exampleDefinitions, whatever table a definition carries. */
 export function exampleCheckSchema(def: ResourceDefinition, obj: unknown): TypedCheck {
-  return checkTyped(def.schemaName, obj, exampleDefinitions);
+  return checkTyped(def.schema.name, obj, exampleDefinitions);
 }

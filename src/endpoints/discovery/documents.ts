@@ -1,6 +1,7 @@
-// Discovery documents, built once from the resource definitions: the legacy
-// shapes (/api, /apis, /api/v1, /apis/<g>/<v>) and aggregated discovery
-// (apidiscovery.k8s.io v2 and v2beta1: same shape, different apiVersion). Clients
+// Discovery documents, built from a list of resource definitions (routes.ts builds
+// them again for each catalog revision): the legacy shapes (/api, /apis, /api/v1,
+// /apis/<g>/<v>) and aggregated discovery (apidiscovery.k8s.io v2 and v2beta1:
+// same shape, different apiVersion). Clients
 // drop resources without responseKind, and `auth can-i` always reads the legacy
 // per-group-version list to learn whether a resource is namespaced.
 import { createHash } from 'node:crypto';

@@ -3,12 +3,13 @@
 // subresource reads and writes is the registry's (store/subresource.ts). Bodies and
 // answers have the subresource's kind: the parent's, or responseKind (autoscaling/v1
 // Scale). PATCH is subresource-patch.ts: the generic patch handler over this view.
-// In-process callers that patch use `updateWith({ transform })`, which applies the
-// change to the current view inside the same optimistic write as PUT.
+// In-process callers that patch call the store's write with the subresource named
+// and a transform, which applies the change to the current view inside the same
+// optimistic write as PUT.
 import { internal } from '../../errors/status-error.js';
 import type { ResourceDefinition } from '../../registry/define-resource.js';
 import type { SubresourceStore } from '../../registry/store/types.js';
-import { definitionNameForGvk } from '../../schema/definitions.js';
+import { builtinSchema, definitionNameForGvk } from '../../schema/definitions.js';
 import type { ResourceVersionMatch } from '../../storage/storage.js';
 import { decodeObjectBody } from '../body.js';
 import { parseWriteOptions } from './options.js';
@@ -36,8 +37,8 @@ export function subresourceBodyDefinition(scope: HandlerScope, sub: SubresourceS
   const def = scope.definition;
   const k = sub.kind;
   if (k.group === def.group && k.version === def.version && k.kind === def.kind) return def;
-  const schemaName = definitionNameForGvk(k) ?? def.schemaName;
-  return { ...def, group: k.group, version: k.version, kind: k.kind, schemaName };
+  const name = definitionNameForGvk(k);
+  return { ...def, group: k.group, version: k.version, kind: k.kind, schema: name === undefined ? def.schema : builtinSchema(name) };
 }
 
 export const subresourceGetHandler: Handler = async (request, reply, scope) => {

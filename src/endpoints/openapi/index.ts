@@ -1,4 +1,4 @@
-// The OpenAPI folder's public surface for main.ts: build the documents once from
-// the served resources (openapi.ts), then register the GET routes (routes.ts).
-export { createOpenApi, DEFAULT_OPENAPI_VERSION, type OpenApi, type OpenApiOptions } from './openapi.js';
+// The OpenAPI folder's public surface for main.ts: documents that follow the
+// catalog, rebuilt once per change (openapi.ts), and the GET routes (routes.ts).
+export { createOpenApi, DEFAULT_OPENAPI_VERSION, type OpenApi, type OpenApiDocuments, type OpenApiOptions } from './openapi.js';
 export { registerOpenApiRoutes } from './routes.js';

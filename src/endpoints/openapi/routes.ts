@@ -1,6 +1,8 @@
 // GET routes for /openapi/v2 and /openapi/v3, behaving like kube-openapi's handler
 // (v2) and handler3 (v3): ETag = quoted uppercase SHA-512 of the JSON, Vary: Accept,
-// 304 on If-None-Match, 406 as a Status for media types we do not produce. The
+// 304 on If-None-Match, 406 as a Status for media types we do not produce. Each
+// request reads the documents of the catalog as it is now (openapi.ts), so a
+// resource added or removed at run time changes the bodies, hashes and ETags. The
 // server's filter chain and error handler wrap these routes; refusals throw.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notAcceptable } from '../../errors/status-error.js';
@@ -49,24 +51,28 @@ export function registerOpenApiRoutes(app: FastifyInstance, openapi: OpenApi): v
     const format = negotiate(request.headers.accept, V2_OFFERS);
     if (format === undefined) throw notAcceptable([JSON_MEDIA_TYPE, GNOSTIC_V2_ACCEPT]);
     const protobuf = format === 'protobuf';
+    const docs = openapi.current();
     return send({
       request,
       reply,
-      doc: openapi.v2,
-      body: protobuf ? openapi.v2Protobuf() : openapi.v2.body,
+      doc: docs.v2,
+      body: protobuf ? docs.v2Protobuf() : docs.v2.body,
       contentType: protobuf ? GNOSTIC_V2_CONTENT_TYPE : JSON_MEDIA_TYPE,
-      lastModified: openapi.lastModified,
+      lastModified: docs.lastModified,
     });
   });
 
-  const serveIndex = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> =>
-    send({ request, reply, doc: openapi.v3Index, body: openapi.v3Index.body, contentType: JSON_MEDIA_TYPE });
+  const serveIndex = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const { v3Index } = openapi.current();
+    return send({ request, reply, doc: v3Index, body: v3Index.body, contentType: JSON_MEDIA_TYPE });
+  };
   app.get('/openapi/v3', serveIndex);
 
   app.get('/openapi/v3/*', async (request, reply) => {
     const key = (request.params as { '*': string })['*'].replace(/\/+$/, '');
     if (key === '') return serveIndex(request, reply);
-    const doc = openapi.v3.get(key);
+    const docs = openapi.current();
+    const doc = docs.v3.get(key);
     if (doc === undefined) return reply.callNotFound();
     if (negotiate(request.headers.accept, V3_OFFERS) === undefined) throw notAcceptable([JSON_MEDIA_TYPE]);
     const hash = hashParam(request);
@@ -77,6 +83,6 @@ export function registerOpenApiRoutes(app: FastifyInstance, openapi: OpenApi): v
       reply.header('Cache-Control', 'public, immutable');
       reply.header('Expires', new Date(openapi.now().getTime() + ONE_YEAR_MS).toUTCString());
     }
-    return send({ request, reply, doc, body: doc.body, contentType: JSON_MEDIA_TYPE, lastModified: openapi.lastModified });
+    return send({ request, reply, doc, body: doc.body, contentType: JSON_MEDIA_TYPE, lastModified: docs.lastModified });
   });
 }

@@ -3,7 +3,7 @@
 // types clients look up by name). /openapi/v2 serves it as is; the v3 documents are
 // cut from it per group version.
 import type { ResourceDefinition } from '../../registry/define-resource.js';
-import { definitionNameForGvk, definitionRef, refName, resolveSchemaName, type Definitions, type OpenApiSchema } from '../../schema/definitions.js';
+import { builtinDefinitions, definitionNameForGvk, definitionRef, refName, resolveSchemaName, type OpenApiSchema } from '../../schema/definitions.js';
 import type { GroupVersionKind } from '../../schema/object.js';
 import { META_DEFINITIONS } from './parameters.js';
 import { OBJECT_MEDIA_TYPES, WATCH_EVENT, groupVersionTag, groupWord, resourcePaths, type ResourceSchemas } from './paths.js';
@@ -25,22 +25,41 @@ const ALWAYS: readonly string[] = [
 ];
 
 export interface BuildSwaggerOptions {
+  /** The served resources; each brings its schema and the table it resolves in. */
   readonly resources: readonly ResourceDefinition[];
-  readonly definitions: Definitions;
   /** info.version, e.g. v1.36.0+kapi. */
   readonly version: string;
 }
 
+/**
+ * One table for the whole document: the built-in definitions plus those of every
+ * table a served kind brings (custom resources), whose names win over built-in
+ * ones. Copied, so the schemas made up below for schemaless kinds never land in
+ * a table someone else reads.
+ */
+function documentTable(resources: readonly ResourceDefinition[]): Record<string, OpenApiSchema> {
+  // No prototype: `__proto__` or `constructor` is a definition name like any other here.
+  const table: Record<string, OpenApiSchema> = Object.assign(Object.create(null) as Record<string, OpenApiSchema>, builtinDefinitions);
+  const merged = new Set([builtinDefinitions]);
+  for (const { schema } of resources) {
+    if (merged.has(schema.definitions)) continue;
+    merged.add(schema.definitions);
+    // Own names only: a table's names can come from clients (CRDs).
+    for (const name of Object.keys(schema.definitions)) table[name] = schema.definitions[name]!;
+  }
+  return table;
+}
+
 export function buildSwagger(opts: BuildSwaggerOptions): SwaggerDocument {
-  const table: Record<string, OpenApiSchema> = { ...opts.definitions };
+  const table = documentTable(opts.resources);
   const paths: Record<string, SwaggerPathItem> = {};
   for (const def of opts.resources) {
     Object.assign(paths, resourcePaths(def, resourceSchemas(def, table)));
   }
   Object.assign(paths, discoveryPaths(opts.resources));
   const served = new Set(opts.resources.map((r) => `${r.group}/${r.version}`));
-  const definitions: Record<string, OpenApiSchema> = {};
-  for (const name of [...reachable(paths, table)].sort()) definitions[name] = servedGvksOnly(table[name]!, served);
+  // fromEntries defines own properties, whatever the names.
+  const definitions = Object.fromEntries([...reachable(paths, table)].sort().map((name) => [name, servedGvksOnly(table[name]!, served)]));
   return {
     swagger: '2.0',
     info: { title: 'Kubernetes', version: opts.version },
@@ -58,7 +77,7 @@ export function buildSwagger(opts: BuildSwaggerOptions): SwaggerDocument {
  */
 function resourceSchemas(def: ResourceDefinition, table: Record<string, OpenApiSchema>): ResourceSchemas {
   const gvk: GroupVersionKind = { group: def.group, version: def.version, kind: def.kind };
-  const kind = resolveSchemaName(def, table) ?? def.schemaName;
+  const kind = resolveSchemaName({ ...gvk, schemaName: def.schema.name }, table) ?? def.schema.name;
   table[kind] ??= {
     type: 'object',
     properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { $ref: definitionRef(OBJECT_META) } },

@@ -1,18 +1,18 @@
-// The generic store: one ResourceStore per definition, each verb in its own file,
-// all of them running the strategy in the order the store owns. Virtual resources
+// The generic store: one ResourceStore per definition. Reads, deletes and watches
+// have a file each; every write (create, update, subresources) is the one write
+// pipeline of registry/write/. Virtual resources
 // (definition.virtualCreate) store nothing: create answers what virtualCreate
 // computes and every other verb is refused.
 import { methodNotSupported } from '../../errors/status-error.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { StoreContext } from './context.js';
-import { create } from './create.js';
 import { deleteCollection } from './delete-collection.js';
 import { remove } from './delete.js';
 import { setTypeMeta, thaw } from './metadata.js';
 import { get, list } from './read.js';
 import { subresourceStore } from './subresource.js';
 import type { CreateOptions, ResourceStore, WriteResult } from './types.js';
-import { update } from './update.js';
+import { write } from '../write/pipeline.js';
 import { watch } from './watch.js';
 
 async function virtualCreate(ctx: StoreContext, input: KubeObject, opts: CreateOptions): Promise<WriteResult> {
@@ -34,6 +34,7 @@ export function createResourceStore(ctx: StoreContext): ResourceStore {
       get: refuse('get'),
       list: refuse('list'),
       update: refuse('update'),
+      write: refuse('update'),
       delete: refuse('delete'),
       deleteCollection: refuse('deletecollection'),
       watch: refuse('watch'),
@@ -42,10 +43,11 @@ export function createResourceStore(ctx: StoreContext): ResourceStore {
   }
   return {
     definition: def,
-    create: (obj, opts) => create(ctx, obj, opts),
+    create: (obj, opts = {}) => write(ctx, { ...opts, verb: 'create', transform: () => ({ object: obj }) }),
     get: (opts) => get(ctx, opts),
     list: (opts) => list(ctx, opts),
-    update: (obj, opts) => update(ctx, obj, opts),
+    update: (obj, opts) => write(ctx, { ...opts, verb: 'update', transform: () => ({ object: obj }) }),
+    write: (request) => write(ctx, request),
     delete: (opts) => remove(ctx, opts),
     deleteCollection: (opts) => deleteCollection(ctx, opts),
     watch: (opts) => watch(ctx, opts),

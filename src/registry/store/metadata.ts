@@ -42,46 +42,6 @@ export function ensureNamespace(obj: KubeObject, def: ResourceDefinition, reques
   throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
 }
 
-function segments(path: string): string[] {
-  return path.split('.');
-}
-
-export function getPath(obj: unknown, path: string): unknown {
-  let cur: unknown = obj;
-  for (const s of segments(path)) {
-    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, s)) return undefined;
-    cur = (cur as Record<string, unknown>)[s];
-  }
-  return cur;
-}
-
-/** Sets (or, for undefined, deletes) a dotted path, creating parents as needed. */
-export function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
-  const parts = segments(path);
-  let cur: Record<string, unknown> = obj;
-  for (const s of parts.slice(0, -1)) {
-    const next = cur[s];
-    if (next === null || typeof next !== 'object') {
-      if (value === undefined) return;
-      cur[s] = {};
-    }
-    cur = cur[s] as Record<string, unknown>;
-  }
-  const last = parts[parts.length - 1]!;
-  if (value === undefined) delete cur[last];
-  else cur[last] = value;
-}
-
-/** Create: a user may not set what resetFields protects (status starts empty). */
-export function clearResetFields(obj: KubeObject, def: ResourceDefinition): void {
-  for (const path of def.strategy.resetFields ?? []) setPath(obj, path, undefined);
-}
-
-/** Update: resetFields keep their stored values whatever the request said. */
-export function copyResetFields(next: KubeObject, prev: KubeObject, def: ResourceDefinition): void {
-  for (const path of def.strategy.resetFields ?? []) setPath(next, path, cloneJson(getPath(prev, path)));
-}
-
 /** Fields a client may not choose on create (rest.BeforeCreate, FillObjectMetaSystemFields). */
 export function fillCreateMetadata(obj: KubeObject, opts: { now: Date; uid: string }): void {
   const meta = obj.metadata;

@@ -5,59 +5,38 @@
 // scale REST storage does (so generation moves with spec).
 import { invalid } from '../../errors/status-error.js';
 import { invalidValue, path } from '../../errors/field-errors.js';
+import { getField, setField } from '../../schema/field-path.js';
+import { labelSelectorRequirements, labelSetRequirements, renderLabelSelector, type LabelSelector } from '../../schema/label-selector.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { ScalePaths } from '../define-resource.js';
 import { validateNonnegative } from '../validation/common.js';
-import { getPath, setPath } from './metadata.js';
 
 export const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' } as const;
-
-type Requirement = { key: string; text: string };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** A metav1.LabelSelector (matchLabels / matchExpressions) rather than a plain label map. */
-function isLabelSelector(v: Record<string, unknown>): boolean {
+function isLabelSelector(v: Record<string, unknown>): v is Record<string, unknown> & LabelSelector {
   const keys = Object.keys(v);
   return keys.length > 0 && keys.every((k) => (k === 'matchLabels' && isRecord(v[k])) || (k === 'matchExpressions' && Array.isArray(v[k])));
 }
 
-function expressionText(e: Record<string, unknown>): Requirement {
-  const key = String(e.key ?? '');
-  const values = (Array.isArray(e.values) ? e.values.map(String) : []).sort();
-  switch (e.operator) {
-    case 'In':
-      return { key, text: `${key} in (${values.join(',')})` };
-    case 'NotIn':
-      return { key, text: `${key} notin (${values.join(',')})` };
-    case 'DoesNotExist':
-      return { key, text: `!${key}` };
-    default:
-      return { key, text: key };
-  }
-}
-
 /**
- * labels.Selector.String(): requirements sorted by key and joined with commas
- * (`a=b,tier in (x,y)`), the form Scale.status.selector carries.
+ * What a labelSelectorPath holds, as the canonical selector text Scale.status.selector
+ * carries (`a=b,tier in (x,y)`): a CRD's string as it is, a metav1.LabelSelector
+ * through LabelSelectorAsSelector, a plain label map (an RC's selector) as a set.
+ * Throws LabelSelectorError for a LabelSelector kube could not convert either.
  */
 export function selectorString(value: unknown): string {
   if (typeof value === 'string') return value;
   if (!isRecord(value)) return '';
-  const reqs: Requirement[] = [];
-  const labels = isLabelSelector(value) ? ((value.matchLabels as Record<string, unknown> | undefined) ?? {}) : value;
-  for (const [key, v] of Object.entries(labels)) reqs.push({ key, text: `${key}=${String(v)}` });
-  if (isLabelSelector(value)) {
-    for (const e of (value.matchExpressions as unknown[] | undefined) ?? []) if (isRecord(e)) reqs.push(expressionText(e));
-  }
-  // A stable sort by key keeps kube's order; ties keep declaration order.
-  return reqs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((r) => r.text).join(',');
+  return renderLabelSelector(isLabelSelector(value) ? labelSelectorRequirements(value) : labelSetRequirements(value));
 }
 
 function replicasAt(obj: KubeObject, p: string): number {
-  const v = getPath(obj, p);
+  const v = getField(obj, p);
   return typeof v === 'number' ? v : 0;
 }
 
@@ -70,7 +49,7 @@ export function scaleOf(parent: KubeObject, paths: ScalePaths): KubeObject {
   metadata.resourceVersion = m.resourceVersion;
   metadata.creationTimestamp = m.creationTimestamp;
   const replicas = replicasAt(parent, paths.specReplicasPath);
-  const selector = paths.labelSelectorPath === undefined ? '' : selectorString(getPath(parent, paths.labelSelectorPath));
+  const selector = paths.labelSelectorPath === undefined ? '' : selectorString(getField(parent, paths.labelSelectorPath));
   return {
     kind: SCALE_KIND.kind,
     apiVersion: `${SCALE_KIND.group}/${SCALE_KIND.version}`,
@@ -87,5 +66,5 @@ export function applyScale(next: KubeObject, scale: KubeObject, paths: ScalePath
   const p = path('spec', 'replicas');
   const errs = Number.isInteger(replicas) ? validateNonnegative(replicas, p) : [invalidValue(p, replicas, 'must be an integer')];
   if (errs.length > 0) throw invalid(SCALE_KIND, next.metadata.name ?? '', errs);
-  setPath(next, paths.specReplicasPath, replicas);
+  setField(next, paths.specReplicasPath, replicas);
 }

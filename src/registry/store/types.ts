@@ -83,7 +83,7 @@ export interface DeleteResult {
   readonly warnings: readonly string[];
 }
 
-// watch.ts's options and subresource.ts's client live here, with the rest of the
+// watch.ts's options, the write request and subresource.ts's client live here, with the rest of the
 // contract, so that types.ts imports no implementation file (no cycles).
 export interface WatchOptions extends RequestScope {
   readonly predicate?: ObjectPredicate;
@@ -97,14 +97,35 @@ export interface WatchOptions extends RequestScope {
   readonly onProgress?: (resourceVersion: string) => void;
 }
 
-export interface SubresourceWriteOptions extends UpdateOptions {
+/** What a transform makes of the current object: the wanted object and warnings about the request (unknown fields). */
+export interface TransformResult {
+  readonly object: KubeObject;
+  readonly warnings?: readonly string[];
+}
+
+/**
+ * Computes the wanted object from the current one, in the view the write
+ * addresses (the parent, or its Scale): PUT answers the body, PATCH the patched
+ * view; undefined on create and create-on-update. Runs inside storage's
+ * guaranteed update, again on a lost race, so it must be free of side effects.
+ * A resourceVersion it leaves set must match the stored one (409 otherwise).
+ */
+export type Transform = (current: KubeObject | undefined) => TransformResult | Promise<TransformResult>;
+
+/** The registry's one write operation (registry/write/pipeline.ts). */
+export interface WriteRequest extends WriteScope {
+  /** create: a new object (POST); update: read the stored object and write it back (PUT, PATCH, subresources). */
+  readonly verb: 'create' | 'update';
+  /** update: the name on the URL; the object's own name must agree. */
+  readonly name?: string;
+  /** '' or absent: the main resource; else a declared subresource (status, scale, finalize). */
+  readonly subresource?: string;
+  readonly transform: Transform;
   /**
-   * The wanted view, computed from the current one: PUT returns the decoded body,
-   * PATCH applies the patch to `current`. Runs inside the optimistic loop (again on
-   * a lost race), so it must be free of side effects. A resourceVersion it leaves
-   * set must match the stored one (409 otherwise).
+   * update of the main resource: may a missing object be created (when the
+   * strategy allows create-on-update)? PUT: yes (the default); PATCH: no.
    */
-  readonly transform: (current: KubeObject) => KubeObject | Promise<KubeObject>;
+  readonly allowCreate?: boolean;
 }
 
 /** One declared subresource of one resource; the same client for HTTP handlers and controllers. */
@@ -117,8 +138,6 @@ export interface SubresourceStore {
   get(opts: GetOptions): Promise<KubeObject>;
   /** PUT: the body is the wanted view. */
   update(obj: KubeObject, opts: UpdateOptions): Promise<WriteResult>;
-  /** The write path with a caller-computed view (the PATCH handler's entry point). */
-  updateWith(opts: SubresourceWriteOptions): Promise<WriteResult>;
   /** POST of a computing subresource (declaration.create); undefined for the others. */
   readonly create?: (body: KubeObject, opts: CreateOptions & { name: string }) => Promise<WriteResult>;
 }
@@ -129,6 +148,8 @@ export interface ResourceStore {
   get(opts: GetOptions): Promise<KubeObject>;
   list(opts?: ListOptions): Promise<KubeList>;
   update(obj: KubeObject, opts: UpdateOptions): Promise<UpdateResult>;
+  /** The one write operation create and update are shorthands of: every write step, in one declared order. */
+  write(request: WriteRequest): Promise<UpdateResult>;
   delete(opts: DeleteOptions): Promise<DeleteResult>;
   /** Deletes every matching object; answers the list of what was deleted. */
   deleteCollection(opts?: DeleteCollectionOptions): Promise<KubeList>;

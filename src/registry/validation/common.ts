@@ -1,8 +1,6 @@
-// Small validators that many kinds share (immutability, numbers, ports, label
-// maps). Messages are apimachinery's so a field error reads the same as on a
-// real cluster.
+// Small validators that many kinds share (immutability, numbers, ports). Messages
+// are apimachinery's so a field error reads the same as on a real cluster.
 import { type FieldError, type FieldPath, invalidValue } from '../../errors/field-errors.js';
-import { isQualifiedName, isValidLabelValue } from './names.js';
 
 export const FIELD_IMMUTABLE = 'field is immutable';
 
@@ -55,25 +53,4 @@ export function isValidPortName(port: string): string[] {
   if (port.includes('--')) errs.push('must not contain consecutive hyphens');
   if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) errs.push('must not begin or end with a hyphen');
   return errs;
-}
-
-/** A label map (metadata.labels, spec.selector, nodeSelector): errors point at the map, as kube's do. */
-export function validateLabels(labels: unknown, p: FieldPath): FieldError[] {
-  if (labels === undefined || labels === null) return [];
-  const errs: FieldError[] = [];
-  for (const [k, v] of Object.entries(labels as Record<string, unknown>)) {
-    for (const msg of isQualifiedName(k)) errs.push(invalidValue(p, k, msg));
-    for (const msg of isValidLabelValue(String(v))) errs.push(invalidValue(p, v, msg));
-  }
-  return errs;
-}
-
-/** Reads a nested field by dotted path; undefined when any step is missing. */
-export function getPath(obj: unknown, dotted: string): unknown {
-  let cur: unknown = obj;
-  for (const part of dotted.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[part];
-  }
-  return cur;
 }

@@ -5,7 +5,8 @@
 import type { NameValidation } from '../define-resource.js';
 import type { KubeObject, ObjectMeta } from '../../schema/object.js';
 import { type FieldError, type FieldPath, forbiddenField, invalidValue, path, required, tooLong } from '../../errors/field-errors.js';
-import { validateImmutableField, validateLabels, validateNonnegative } from './common.js';
+import { validateImmutableField, validateNonnegative } from './common.js';
+import { validateLabels } from './label-selector.js';
 import { isDNS1123Label, isQualifiedName, nameValidators } from './names.js';
 
 /** Sum of annotation keys and values (kube's TotalAnnotationSizeLimitB). */

@@ -5,9 +5,8 @@
 import { StorageError, isStorageError } from '../../errors/storage-error.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { KV, KvEntry } from '../kv.js';
-import type { GuaranteedUpdateOptions, GuaranteedUpdateResult, StorageDeleteOptions } from '../storage.js';
+import { checkPreconditions, type GuaranteedUpdateOptions, type GuaranteedUpdateResult, type StorageDeleteOptions } from '../storage.js';
 import { bytesEqual, decodeObject, deepFreeze, encodeObject, type ObjectCodec } from './codec.js';
-import { checkPreconditions } from './preconditions.js';
 
 interface Ctx {
   readonly kv: KV;

@@ -45,7 +45,7 @@ describe('SelfSubjectReview', () => {
 
   test('declared create-only and cluster scoped', () => {
     for (const def of [v1, v1beta1]) {
-      expect(def).toMatchObject({ group: 'authentication.k8s.io', scope: 'Cluster', verbs: ['create'], schemaName: `io.k8s.api.authentication.${def.version}.SelfSubjectReview` });
+      expect(def).toMatchObject({ group: 'authentication.k8s.io', scope: 'Cluster', verbs: ['create'], schema: { name: `io.k8s.api.authentication.${def.version}.SelfSubjectReview` } });
     }
   });
 });

@@ -1,8 +1,8 @@
 import fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildDiscovery } from '../../../src/endpoints/discovery/documents.js';
 import { registerDiscoveryRoutes } from '../../../src/endpoints/discovery/routes.js';
 import { installErrorHandling, renderStatusAsJson } from '../../../src/server/error-handler.js';
+import { createCatalog } from '../../../src/registry/catalog.js';
 import { defineResource } from '../../../src/registry/define-resource.js';
 
 const widgets = defineResource({
@@ -22,7 +22,7 @@ const V2BETA1 = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDis
 const app = fastify();
 beforeAll(async () => {
   installErrorHandling(app, renderStatusAsJson);
-  registerDiscoveryRoutes(app, buildDiscovery([gadgets, widgets, reviews], '127.0.0.1:6443'));
+  registerDiscoveryRoutes(app, { catalog: createCatalog([gadgets, widgets, reviews]), serverAddress: '127.0.0.1:6443' });
   await app.ready();
 });
 afterAll(() => app.close());

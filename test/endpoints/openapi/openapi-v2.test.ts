@@ -93,9 +93,9 @@ describe('/openapi/v2 content', () => {
     const Document = gnosticV2.lookupType('openapi.v2.Document');
     const doc = Document.toObject(Document.decode(res.rawPayload), { defaults: false }) as Decoded;
     expect(doc.swagger).toBe('2.0');
-    expect(doc.info).toEqual({ title: 'Kubernetes', version: openapi.swagger.info.version });
-    expect(doc.paths.path.map((p: Decoded) => p.name)).toEqual(Object.keys(openapi.swagger.paths));
-    expect(doc.definitions.additional_properties.map((d: Decoded) => d.name)).toEqual(Object.keys(openapi.swagger.definitions));
+    expect(doc.info).toEqual({ title: 'Kubernetes', version: openapi.current().swagger.info.version });
+    expect(doc.paths.path.map((p: Decoded) => p.name)).toEqual(Object.keys(openapi.current().swagger.paths));
+    expect(doc.definitions.additional_properties.map((d: Decoded) => d.name)).toEqual(Object.keys(openapi.current().swagger.definitions));
 
     const podItem = doc.paths.path.find((p: Decoded) => p.name === '/api/v1/namespaces/{namespace}/pods/{name}').value;
     expect(podItem.patch.operation_id).toBe('patchCoreV1NamespacedPod');

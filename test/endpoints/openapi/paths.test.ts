@@ -6,7 +6,7 @@ const schemas = (kind: string) => ({ kind, list: `${kind}List`, subresources: {}
 
 function operationIds(def: ResourceDefinition): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [path, item] of Object.entries(resourcePaths(def, schemas(def.schemaName)))) {
+  for (const [path, item] of Object.entries(resourcePaths(def, schemas(def.schema.name)))) {
     for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
       const op = item[method];
       if (op !== undefined) out[`${method.toUpperCase()} ${path}`] = `${op.operationId} ${op['x-kubernetes-action']}`;

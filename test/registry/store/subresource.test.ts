@@ -10,6 +10,7 @@ import { defineResource, type ResourceDefinition } from '../../../src/registry/d
 import { createRegistry, type Registry } from '../../../src/registry/registry.js';
 import { selectorString } from '../../../src/registry/store/subresource-scale.js';
 import type { KubeObject } from '../../../src/schema/object.js';
+import { builtinSchema } from '../../../src/schema/definitions.js';
 import { openMemoryKv } from '../../../src/storage/memory/memory-kv.js';
 import { createObjectStore } from '../../../src/storage/object-store.js';
 import type { Storage } from '../../../src/storage/storage.js';
@@ -21,14 +22,13 @@ const gizmos: ResourceDefinition = defineResource({
   kind: 'Gizmo',
   plural: 'gizmos',
   scope: 'Namespaced',
-  schemaName: 'test.example.v1.Gizmo',
+  schema: builtinSchema('test.example.v1.Gizmo'),
   strategy: {
-    resetFields: ['status'],
+    resetFields: { create: ['status'], update: ['status'] },
     prepareForCreate: (obj) => {
       obj.metadata.generation = 1;
     },
     prepareForUpdate: (next, prev) => {
-      next.status = structuredClone(prev.status);
       if (JSON.stringify(next.spec) !== JSON.stringify(prev.spec)) next.metadata.generation = (prev.metadata.generation ?? 0) + 1;
     },
     validate: (obj) => {
@@ -60,7 +60,7 @@ const vaults: ResourceDefinition = defineResource({
   kind: 'Vault',
   plural: 'vaults',
   scope: 'Cluster',
-  schemaName: 'test.example.v1.Vault',
+  schema: builtinSchema('test.example.v1.Vault'),
   strategy: {
     deletionHold: {
       finalizers: (obj) => ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []),
@@ -190,10 +190,14 @@ describe('subresources of the generic store', () => {
     });
   }
 
-  test('updateWith applies the transform to the current view (the PATCH entry point)', async () => {
-    const scale = registry.store(gizmos).subresource('scale')!;
+  test('a write through the scale subresource applies its transform to the current view (the PATCH entry point)', async () => {
     const seen: KubeObject[] = [];
-    await scale.updateWith({ ...at, transform: (view) => (seen.push(view), { ...view, spec: { replicas: 7 } }) });
+    await registry.store(gizmos).write({
+      ...at,
+      verb: 'update',
+      subresource: 'scale',
+      transform: (view) => (seen.push(view!), { object: { ...view!, spec: { replicas: 7 } } }),
+    });
     expect(seen[0]?.spec).toEqual({ replicas: 2 });
     expect((await current()).spec).toMatchObject({ replicas: 7 });
   });

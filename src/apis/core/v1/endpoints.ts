@@ -59,10 +59,8 @@ export const endpoints = defineResource({
   table: endpointsTable,
   shortNames: ['ep'],
   strategy: {
-    prepareForCreate: defaultPorts,
-    prepareForUpdate: (next) => defaultPorts(next),
+    defaults: defaultPorts,
     validate: validateEndpoints,
-    validateUpdate: (next) => validateEndpoints(next),
     warnings: () => [DEPRECATION],
     allowCreateOnUpdate: true,
     allowUnconditionalUpdate: true,

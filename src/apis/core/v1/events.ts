@@ -63,7 +63,6 @@ export const events = defineResource({
   nameValidation: 'path-segment',
   strategy: {
     validate: validateEvent,
-    validateUpdate: (next) => validateEvent(next),
     allowCreateOnUpdate: true,
     allowUnconditionalUpdate: true,
     selectableFields,

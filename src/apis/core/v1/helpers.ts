@@ -5,44 +5,40 @@ import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, type FieldPath, invalidValue } from '../../../errors/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
 import { isConfigMapKey } from '../../../registry/validation/names.js';
+import { ownField, setOwnField } from '../../../schema/field-path.js';
 
 export type Json = Record<string, unknown>;
 
 /** The object's field as a mutable record, created when absent. */
 export function ensureObject(parent: Json, field: string): Json {
-  const v = parent[field];
+  const v = ownField(parent, field);
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as Json;
   const created: Json = {};
-  parent[field] = created;
+  setOwnField(parent, field, created);
   return created;
 }
 
+// One-step reads of own members (schema/field-path.ts): a field named like an
+// Object.prototype member is absent, not inherited.
 export function objectAt(parent: unknown, field: string): Json | undefined {
-  if (parent === null || typeof parent !== 'object') return undefined;
-  const v = (parent as Json)[field];
+  const v = ownField(parent, field);
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
 }
 
 export function arrayAt(parent: unknown, field: string): Json[] {
-  if (parent === null || typeof parent !== 'object') return [];
-  const v = (parent as Json)[field];
+  const v = ownField(parent, field);
   return Array.isArray(v) ? (v.filter((x) => x !== null && typeof x === 'object') as Json[]) : [];
 }
 
 export function stringAt(parent: unknown, field: string): string {
-  const v = parent === null || typeof parent !== 'object' ? undefined : (parent as Json)[field];
+  const v = ownField(parent, field);
   return typeof v === 'string' ? v : '';
 }
 
 /** Sets a default only where the client left the field out (kube's SetDefaults_*). */
 export function setDefault(obj: Json, field: string, value: unknown): void {
-  if (obj[field] === undefined || obj[field] === null || obj[field] === '') obj[field] = value;
-}
-
-/** Status on update of the main resource: the stored one wins (status is written via /status). */
-export function keepStatus(next: KubeObject, prev: KubeObject): void {
-  if (prev.status === undefined) delete next.status;
-  else next.status = structuredClone(prev.status);
+  const v = ownField(obj, field);
+  if (v === undefined || v === null || v === '') setOwnField(obj, field, value);
 }
 
 /** Kinds with a spec the controllers observe: generation 1 on create, +1 when spec changes. */
@@ -69,7 +65,7 @@ export function validateDataKeys(data: unknown, p: FieldPath, other?: { data: un
   const otherKeys = other?.data !== null && typeof other?.data === 'object' ? (other.data as Json) : {};
   for (const key of Object.keys(data as Json)) {
     for (const msg of isConfigMapKey(key)) errs.push(invalidValue(p.key(key), key, msg));
-    if (other !== undefined && Object.prototype.hasOwnProperty.call(otherKeys, key)) {
+    if (other !== undefined && Object.hasOwn(otherKeys, key)) {
       errs.push(invalidValue(p.key(key), key, `duplicate of key present in ${other.name}`));
     }
   }

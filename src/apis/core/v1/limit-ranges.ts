@@ -51,10 +51,8 @@ export const limitRanges = defineResource({
   scope: 'Namespaced',
   shortNames: ['limits'],
   strategy: {
-    prepareForCreate: applyDefaults,
-    prepareForUpdate: (next) => applyDefaults(next),
+    defaults: applyDefaults,
     validate: validateLimitRange,
-    validateUpdate: (next) => validateLimitRange(next),
     allowCreateOnUpdate: true,
     allowUnconditionalUpdate: true,
   },

@@ -7,7 +7,7 @@ import { namespaceTable } from './namespaces-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, invalidValue, path } from '../../../errors/field-errors.js';
 import { isQualifiedName } from '../../../registry/validation/names.js';
-import { ensureObject, keepStatus, objectAt, stringAt } from './helpers.js';
+import { ensureObject, objectAt, stringAt } from './helpers.js';
 
 export const FINALIZER_KUBERNETES = 'kubernetes';
 /** Label kube stamps on every namespace so selectors can pick namespaces by name. */
@@ -23,7 +23,6 @@ function prepareForCreate(ns: KubeObject): void {
   const spec = ensureObject(ns, 'spec');
   const finalizers = Array.isArray(spec.finalizers) ? (spec.finalizers as string[]) : [];
   spec.finalizers = finalizers.includes(FINALIZER_KUBERNETES) ? finalizers : [...finalizers, FINALIZER_KUBERNETES];
-  stampNameLabel(ns);
 }
 
 /** spec.finalizers only change through /finalize; status only through /status. */
@@ -33,8 +32,6 @@ function prepareForUpdate(next: KubeObject, prev: KubeObject): void {
   if (prevFinalizers === undefined) delete spec.finalizers;
   else spec.finalizers = structuredClone(prevFinalizers);
   if (Object.keys(spec).length === 0 && prev.spec === undefined) delete next.spec;
-  keepStatus(next, prev);
-  stampNameLabel(next);
 }
 
 export function validateNamespace(ns: KubeObject): FieldError[] {
@@ -80,11 +77,15 @@ export const namespaces = defineResource({
   shortNames: ['ns'],
   nameValidation: 'label',
   strategy: {
-    resetFields: ['status'],
+    resetFields: { create: ['status'], update: ['status'] },
+    // The name label is a default, and again canonical: a generated name is only known after defaulting.
+    defaults: (ns) => {
+      if ((ns.metadata.name ?? '') !== '') stampNameLabel(ns);
+    },
     prepareForCreate,
     prepareForUpdate,
     validate: validateNamespace,
-    validateUpdate: (next) => validateNamespace(next),
+    canonicalize: stampNameLabel,
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
     returnDeletedObject: true,

@@ -5,7 +5,7 @@ import { nodeTable } from './nodes-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
 import { isValidLabelValue, isQualifiedName } from '../../../registry/validation/names.js';
-import { arrayAt, keepStatus, objectAt, stringAt } from './helpers.js';
+import { arrayAt, objectAt, stringAt } from './helpers.js';
 
 export const TAINT_EFFECTS = ['NoExecute', 'NoSchedule', 'PreferNoSchedule'] as const;
 
@@ -40,11 +40,10 @@ export const nodes = defineResource({
   table: nodeTable,
   shortNames: ['no'],
   strategy: {
-    resetFields: ['status'],
-    prepareForCreate: defaultAllocatable,
-    prepareForUpdate: keepStatus,
+    // A Node keeps the status it is created with (the kubelet registers with one); updates keep the stored one.
+    resetFields: { update: ['status'] },
+    defaults: defaultAllocatable,
     validate: validateNode,
-    validateUpdate: (next) => validateNode(next),
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
     selectableFields: (node) => ({ 'spec.unschedulable': String(objectAt(node, 'spec')?.unschedulable === true) }),

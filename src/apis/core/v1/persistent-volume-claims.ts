@@ -6,7 +6,7 @@ import { persistentVolumeClaimTable } from './persistent-volume-claims-table.js'
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, forbiddenField, invalidValue, path, required } from '../../../errors/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
-import { type Json, ensureObject, keepStatus, objectAt, setDefault } from './helpers.js';
+import { type Json, ensureObject, objectAt, setDefault } from './helpers.js';
 import { validateAccessModes } from './persistent-volumes.js';
 import { parseQuantity } from './quantity.js';
 
@@ -17,7 +17,6 @@ function applyDefaults(pvc: KubeObject): void {
 }
 
 function prepareForCreate(pvc: KubeObject): void {
-  applyDefaults(pvc);
   pvc.status = { phase: 'Pending' };
 }
 
@@ -61,12 +60,9 @@ export const persistentVolumeClaims = defineResource({
   table: persistentVolumeClaimTable,
   shortNames: ['pvc'],
   strategy: {
-    resetFields: ['status'],
+    resetFields: { create: ['status'], update: ['status'] },
+    defaults: applyDefaults,
     prepareForCreate,
-    prepareForUpdate: (next, prev) => {
-      applyDefaults(next);
-      keepStatus(next, prev);
-    },
     validate: validatePersistentVolumeClaim,
     validateUpdate,
     allowCreateOnUpdate: false,

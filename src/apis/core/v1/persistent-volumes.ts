@@ -1,12 +1,14 @@
 // PersistentVolumes: cluster-scoped storage with exactly one volume source.
 // Create starts them Pending (the PV controller moves them on); the source is
 // immutable once created.
+import type { WriteContext } from '../../../registry/strategy.js';
+import { rfc3339 } from '../../../registry/store/metadata.js';
 import { defineResource } from '../../../registry/define-resource.js';
 import { persistentVolumeTable } from './persistent-volumes-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, forbiddenField, notSupported, path, required } from '../../../errors/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
-import { type Json, ensureObject, keepStatus, objectAt, setDefault, stringAt } from './helpers.js';
+import { type Json, ensureObject, objectAt, setDefault, stringAt } from './helpers.js';
 
 export const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'] as const;
 const RECLAIM_POLICIES = ['Delete', 'Recycle', 'Retain'] as const;
@@ -27,9 +29,8 @@ function applyDefaults(pv: KubeObject): void {
   setDefault(spec, 'volumeMode', 'Filesystem');
 }
 
-function prepareForCreate(pv: KubeObject): void {
-  applyDefaults(pv);
-  pv.status = { phase: 'Pending', lastPhaseTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
+function prepareForCreate(pv: KubeObject, ctx: WriteContext): void {
+  pv.status = { phase: 'Pending', lastPhaseTransitionTime: rfc3339(ctx.now) };
 }
 
 export function validatePersistentVolume(pv: KubeObject): FieldError[] {
@@ -67,12 +68,9 @@ export const persistentVolumes = defineResource({
   table: persistentVolumeTable,
   shortNames: ['pv'],
   strategy: {
-    resetFields: ['status'],
+    resetFields: { create: ['status'], update: ['status'] },
+    defaults: applyDefaults,
     prepareForCreate,
-    prepareForUpdate: (next, prev) => {
-      applyDefaults(next);
-      keepStatus(next, prev);
-    },
     validate: validatePersistentVolume,
     validateUpdate,
     allowCreateOnUpdate: false,

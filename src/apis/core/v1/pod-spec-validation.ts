@@ -3,7 +3,8 @@
 // kubectl). Paths and messages are kube's; `requireImage` is false for
 // templates, where kube lets controllers fill the image later.
 import { type FieldError, type FieldPath, duplicate, forbiddenField, invalidValue, notSupported, required } from '../../../errors/field-errors.js';
-import { inclusiveRangeError, isValidPortName, validateLabels, validatePortNumber } from '../../../registry/validation/common.js';
+import { inclusiveRangeError, isValidPortName, validatePortNumber } from '../../../registry/validation/common.js';
+import { validateLabels } from '../../../registry/validation/label-selector.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../../registry/validation/names.js';
 import { PROTOCOLS } from './endpoints.js';
 import { type Json, arrayAt, objectAt, stringAt } from './helpers.js';
@@ -70,7 +71,8 @@ function validateResources(c: Json, cp: FieldPath): FieldError[] {
   const limits = objectAt(resources, 'limits') ?? {};
   for (const [name, q] of Object.entries(objectAt(resources, 'requests') ?? {})) {
     const req = parseQuantity(q);
-    const lim = name in limits ? parseQuantity(limits[name]) : undefined;
+    // Own keys only: a resource named `constructor` has no inherited limit.
+    const lim = Object.hasOwn(limits, name) ? parseQuantity(limits[name]) : undefined;
     if (req !== undefined && lim !== undefined && req > lim) {
       const rp = cp.child('resources', 'requests').key(name);
       errs.push(invalidValue(rp, String(q), `must be less than or equal to ${name} limit of ${String(limits[name])}`));

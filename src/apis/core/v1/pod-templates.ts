@@ -4,7 +4,7 @@ import { defineResource } from '../../../registry/define-resource.js';
 import { podTemplateTable } from './pod-templates-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, type FieldPath, path } from '../../../errors/field-errors.js';
-import { validateLabels } from '../../../registry/validation/common.js';
+import { validateLabels } from '../../../registry/validation/label-selector.js';
 import { type Json, bumpGenerationIfChanged, ensureObject, objectAt } from './helpers.js';
 import { defaultPodSpec } from './pod-spec-defaults.js';
 import { validatePodSpec } from './pod-spec-validation.js';
@@ -34,16 +34,12 @@ export const podTemplates = defineResource({
   scope: 'Namespaced',
   table: podTemplateTable,
   strategy: {
+    defaults: (pt) => defaultTemplate(ensureObject(pt, 'template')),
     prepareForCreate: (pt) => {
-      defaultTemplate(ensureObject(pt, 'template'));
       pt.metadata.generation = 1;
     },
-    prepareForUpdate: (next, prev) => {
-      defaultTemplate(ensureObject(next, 'template'));
-      bumpGenerationIfChanged(next, prev, 'template');
-    },
+    prepareForUpdate: (next, prev) => bumpGenerationIfChanged(next, prev, 'template'),
     validate: validatePodTemplate,
-    validateUpdate: (next) => validatePodTemplate(next),
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
     returnDeletedObject: true,

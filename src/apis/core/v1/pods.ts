@@ -7,7 +7,7 @@ import { podTable } from './pods-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, forbiddenField, invalidValue, path, required } from '../../../errors/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
-import { type Json, arrayAt, bumpGenerationIfChanged, ensureObject, keepStatus, objectAt, setDefault, stringAt } from './helpers.js';
+import { type Json, arrayAt, bumpGenerationIfChanged, ensureObject, objectAt, setDefault, stringAt } from './helpers.js';
 import { defaultPodSpec } from './pod-spec-defaults.js';
 import { validatePodSpec } from './pod-spec-validation.js';
 import { podQOSClass } from './pod-qos.js';
@@ -26,16 +26,9 @@ function applyDefaults(pod: KubeObject): Json {
 }
 
 function prepareForCreate(pod: KubeObject): void {
-  const spec = applyDefaults(pod);
   // Kube tracks metadata.generation for pods since 1.33 (pod generation KEP).
   pod.metadata.generation = 1;
-  pod.status = { phase: 'Pending', qosClass: podQOSClass(spec) };
-}
-
-function prepareForUpdate(next: KubeObject, prev: KubeObject): void {
-  applyDefaults(next);
-  keepStatus(next, prev);
-  bumpGenerationIfChanged(next, prev);
+  pod.status = { phase: 'Pending', qosClass: podQOSClass(objectAt(pod, 'spec') ?? {}) };
 }
 
 export function validatePod(pod: KubeObject): FieldError[] {
@@ -107,9 +100,10 @@ export const pods = defineResource({
   shortNames: ['po'],
   categories: ['all'],
   strategy: {
-    resetFields: ['status'],
+    resetFields: { create: ['status'], update: ['status'] },
+    defaults: (pod) => void applyDefaults(pod),
     prepareForCreate,
-    prepareForUpdate,
+    prepareForUpdate: (next, prev) => bumpGenerationIfChanged(next, prev),
     validate: validatePod,
     validateUpdate: (next, prev) => validatePodSpecUpdate(objectAt(next, 'spec') ?? {}, objectAt(prev, 'spec') ?? {}),
     allowCreateOnUpdate: false,

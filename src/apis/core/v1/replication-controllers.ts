@@ -5,8 +5,10 @@ import { defineResource } from '../../../registry/define-resource.js';
 import { replicationControllerTable } from './replication-controllers-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
-import { validateLabels, validateNonnegative } from '../../../registry/validation/common.js';
-import { type Json, bumpGenerationIfChanged, ensureObject, keepStatus, objectAt, stringAt } from './helpers.js';
+import { validateNonnegative } from '../../../registry/validation/common.js';
+import { validateLabels } from '../../../registry/validation/label-selector.js';
+import { labelSetRequirements, matchesLabels } from '../../../schema/label-selector.js';
+import { type Json, bumpGenerationIfChanged, ensureObject, objectAt, stringAt } from './helpers.js';
 import { defaultTemplate, validateTemplate } from './pod-templates.js';
 
 function applyDefaults(rc: KubeObject): void {
@@ -21,10 +23,6 @@ function applyDefaults(rc: KubeObject): void {
   if (template !== undefined) defaultTemplate(template);
 }
 
-function selectorMatches(selector: Json, labels: Json | undefined): boolean {
-  return Object.entries(selector).every(([k, v]) => labels !== undefined && labels[k] === v);
-}
-
 export function validateReplicationController(rc: KubeObject): FieldError[] {
   const spec: Json = objectAt(rc, 'spec') ?? {};
   const sp = path('spec');
@@ -35,7 +33,7 @@ export function validateReplicationController(rc: KubeObject): FieldError[] {
   const template = objectAt(spec, 'template');
   if (template === undefined) return [...errs, required(sp.child('template'))];
   const labels = objectAt(objectAt(template, 'metadata'), 'labels');
-  if (Object.keys(selector).length > 0 && !selectorMatches(selector, labels)) {
+  if (Object.keys(selector).length > 0 && !matchesLabels(labelSetRequirements(selector), labels)) {
     errs.push(invalidValue(sp.child('template', 'metadata', 'labels'), labels ?? {}, '`selector` does not match template `labels`'));
   }
   errs.push(...validateTemplate(template, sp.child('template')));
@@ -54,19 +52,14 @@ export const replicationControllers = defineResource({
   shortNames: ['rc'],
   categories: ['all'],
   strategy: {
-    resetFields: ['status'],
+    resetFields: { create: ['status'], update: ['status'] },
+    defaults: applyDefaults,
     prepareForCreate: (rc) => {
-      applyDefaults(rc);
       rc.metadata.generation = 1;
       rc.status = { replicas: 0 };
     },
-    prepareForUpdate: (next, prev) => {
-      applyDefaults(next);
-      keepStatus(next, prev);
-      bumpGenerationIfChanged(next, prev);
-    },
+    prepareForUpdate: (next, prev) => bumpGenerationIfChanged(next, prev),
     validate: validateReplicationController,
-    validateUpdate: (next) => validateReplicationController(next),
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
     selectableFields: (rc) => ({ 'status.replicas': String(objectAt(rc, 'status')?.replicas ?? 0) }),

@@ -6,7 +6,7 @@ import { resourceQuotaTable } from './resource-quotas-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, invalidValue, notSupported, path } from '../../../errors/field-errors.js';
 import { isQualifiedName } from '../../../registry/validation/names.js';
-import { keepStatus, objectAt } from './helpers.js';
+import { objectAt } from './helpers.js';
 import { parseQuantity } from './quantity.js';
 
 const SCOPES = ['BestEffort', 'CrossNamespacePodAffinity', 'NotBestEffort', 'NotTerminating', 'PriorityClass', 'Terminating', 'VolumeAttributesClass'] as const;
@@ -34,11 +34,8 @@ export const resourceQuotas = defineResource({
   table: resourceQuotaTable,
   shortNames: ['quota'],
   strategy: {
-    resetFields: ['status'],
-    prepareForCreate: (rq) => void delete rq.status,
-    prepareForUpdate: keepStatus,
+    resetFields: { create: ['status'], update: ['status'] },
     validate: validateResourceQuota,
-    validateUpdate: (next) => validateResourceQuota(next),
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     returnDeletedObject: true,

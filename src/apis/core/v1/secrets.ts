@@ -84,8 +84,7 @@ export const secrets = defineResource({
   scope: 'Namespaced',
   table: secretTable,
   strategy: {
-    prepareForCreate: normalize,
-    prepareForUpdate: (next) => normalize(next),
+    defaults: normalize,
     validate: validateSecret,
     validateUpdate: (next, prev) => [
       ...validateImmutableField(next.type, prev.type, path('type')),

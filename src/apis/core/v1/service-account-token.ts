@@ -3,7 +3,7 @@
 // does. Audiences default to the API audiences; expirationSeconds to an hour and
 // at least ten minutes; a token may be bound to a Pod or Secret of the account's
 // namespace, or to a Node, and then stops working when that object goes. Dry run
-// answers without a token. The keys come from main.ts (withTokenRequest).
+// answers without a token. The signer comes from coreV1's dependencies (index.ts).
 import { randomUUID } from 'node:crypto';
 import { conflict, invalid, notFound } from '../../../errors/status-error.js';
 import { invalidValue, notSupported, path, type FieldError } from '../../../errors/field-errors.js';
@@ -59,8 +59,11 @@ function validateSpec(spec: TokenRequestSpec): FieldError[] {
   return errs;
 }
 
+/** What the token subresource needs of the server's service-account keys: the audiences and a signer. */
+export type TokenIssuer = Pick<TokenKeys, 'apiAudiences' | 'issue'>;
+
 /** The account's definition with its token subresource; `keys` sign what it answers. */
-export function withTokenRequest(serviceAccounts: ResourceDefinition, keys: TokenKeys): ResourceDefinition {
+export function withTokenRequest(serviceAccounts: ResourceDefinition, keys: TokenIssuer): ResourceDefinition {
   const create = async (sa: KubeObject, body: KubeObject, ctx: SubresourceCreateContext): Promise<KubeObject> => {
     const spec = ((body as { spec?: TokenRequestSpec }).spec ?? {}) as TokenRequestSpec;
     const name = sa.metadata.name ?? '';

@@ -1,5 +1,5 @@
-// ServiceAccounts. The token subresource is added where the signing key is
-// known (main.ts, withTokenRequest); the `default` account of every namespace
+// ServiceAccounts. The token subresource is added by the group's factory
+// (coreV1 in index.ts, withTokenRequest), which is given the token issuer; the `default` account of every namespace
 // comes from the namespace-defaults controller.
 import { defineResource } from '../../../registry/define-resource.js';
 import { serviceAccountTable } from './service-accounts-table.js';

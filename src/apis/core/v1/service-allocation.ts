@@ -231,7 +231,7 @@ class PoolStore {
     try {
       await this.storage.delete(this.key(n), { preconditions: { uid } });
     } catch (err) {
-      if (isStorageError(err, 'NotFound') || isStorageError(err, 'Conflict')) return;
+      if (isStorageError(err, 'NotFound') || isStorageError(err, 'PreconditionFailed')) return;
       throw err;
     }
   }

@@ -1,16 +1,17 @@
 // Services: kube's SetDefaults_Service plus the IP-family fields the service
 // REST fills in. Cluster IPs and node ports come from their ranges through the
-// store's allocator (service-allocation.ts, wired by main.ts); this file keeps
+// store's allocator (service-allocation.ts, given to the group's factory coreV1); this file keeps
 // what a write must carry over or drop when the type changes.
 import { defineResource } from '../../../registry/define-resource.js';
 import { serviceTable } from './services-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, duplicate, forbiddenField, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
-import { validateImmutableField, validateLabels, validatePortNumber } from '../../../registry/validation/common.js';
+import { validateImmutableField, validatePortNumber } from '../../../registry/validation/common.js';
+import { validateLabels } from '../../../registry/validation/label-selector.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../../registry/validation/names.js';
 import { isIP } from 'node:net';
 import { PROTOCOLS } from './endpoints.js';
-import { type Json, arrayAt, ensureObject, keepStatus, objectAt, setDefault, stringAt } from './helpers.js';
+import { type Json, arrayAt, ensureObject, objectAt, setDefault, stringAt } from './helpers.js';
 
 export const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'] as const;
 const AFFINITIES = ['ClientIP', 'None'] as const;
@@ -34,7 +35,6 @@ function applyDefaults(svc: KubeObject): void {
   if (externallyAccessible) setDefault(spec, 'externalTrafficPolicy', 'Cluster');
   if (type !== 'ExternalName') setDefault(spec, 'internalTrafficPolicy', 'Cluster');
   if (type === 'LoadBalancer') setDefault(spec, 'allocateLoadBalancerNodePorts', true);
-  defaultIPFamilies(spec);
 }
 
 /** What the service REST fills in on a single-stack IPv4 cluster (kube's alloc.go). */
@@ -183,16 +183,17 @@ export const services = defineResource({
   categories: ['all'],
   nameValidation: 'label',
   strategy: {
-    resetFields: ['status'],
+    resetFields: { create: ['status'], update: ['status'] },
+    defaults: applyDefaults,
     prepareForCreate: (svc) => {
-      applyDefaults(svc);
+      defaultIPFamilies(ensureObject(svc, 'spec'));
       svc.status = { loadBalancer: {} };
     },
+    // Allocated values first: the IP families follow the cluster IP the update keeps.
     prepareForUpdate: (next, prev) => {
       keepAllocatedValues(next, prev);
       dropTypeDependentFields(next, prev);
-      applyDefaults(next);
-      keepStatus(next, prev);
+      defaultIPFamilies(ensureObject(next, 'spec'));
     },
     validate: validateService,
     validateUpdate,

@@ -1,4 +1,6 @@
 // guaranteedUpdate and delete: the optimistic loop, preconditions, races.
+// A failed precondition is PreconditionFailed (not Conflict: retrying cannot help),
+// checked on the state the write would replace, before any caller code sees it.
 import { expect } from 'vitest';
 import type { KubeObject } from '../../../schema/object.js';
 import type { Preconditions } from '../../storage.js';
@@ -33,16 +35,19 @@ const updatePreconditionCases: SuiteCase[] = preconditionRows.map((row) => ({
   name: `guaranteedUpdate precondition: ${row.name}`,
   run: async ({ storage, key }) => {
     const current = await storage.create(key('a'), configMap('a'));
+    let calls = 0;
     const write = storage.guaranteedUpdate(key('a'), {
       preconditions: row.preconditions(current),
-      tryUpdate: ({ current: c }) => withData(c!, 'updated'),
+      tryUpdate: ({ current: c }) => (calls++, withData(c!, 'updated')),
     });
     if (row.wantMessage === undefined) {
       expect(dataOf((await write).object)).toEqual({ v: 'updated' });
       return;
     }
-    const err = await expectStorageError(write, 'Conflict');
+    const err = await expectStorageError(write, 'PreconditionFailed');
     expect(err.message).toBe(row.wantMessage(current));
+    expect(err.key).toBe(key('a'));
+    expect(calls).toBe(0);
     expect(await storage.get(key('a'))).toEqual(current);
   },
 }));
@@ -51,17 +56,75 @@ const deletePreconditionCases: SuiteCase[] = preconditionRows.map((row) => ({
   name: `delete precondition: ${row.name}`,
   run: async ({ storage, key }) => {
     const current = await storage.create(key('a'), configMap('a'));
-    const del = storage.delete(key('a'), { preconditions: row.preconditions(current) });
+    let validated = 0;
+    const del = storage.delete(key('a'), { preconditions: row.preconditions(current), validateDeletion: () => void validated++ });
     if (row.wantMessage === undefined) {
       expect((await del).metadata.uid).toBe(current.metadata.uid);
+      expect(validated).toBe(1);
       await expectStorageError(storage.get(key('a')), 'NotFound');
       return;
     }
-    const err = await expectStorageError(del, 'Conflict');
+    const err = await expectStorageError(del, 'PreconditionFailed');
     expect(err.message).toBe(row.wantMessage(current));
+    expect(err.key).toBe(key('a'));
+    expect(validated).toBe(0);
     expect(await storage.get(key('a'))).toEqual(current);
   },
 }));
+
+const racePreconditionCases: SuiteCase[] = [
+  {
+    name: 'guaranteedUpdate checks preconditions again after a lost race',
+    run: async ({ storage, key }) => {
+      const created = await storage.create(key('a'), configMap('a'));
+      let calls = 0;
+      const write = storage.guaranteedUpdate(key('a'), {
+        preconditions: { resourceVersion: created.metadata.resourceVersion! },
+        tryUpdate: async ({ current }) => {
+          // A writer slips in between our read and our write; the retry must not pass the precondition.
+          if (calls++ === 0) await storage.guaranteedUpdate(key('a'), { tryUpdate: ({ current: c }) => withData(c!, 'theirs') });
+          return withData(current!, 'mine');
+        },
+      });
+      const err = await expectStorageError(write, 'PreconditionFailed');
+      const now = await storage.get(key('a'));
+      expect(err.message).toBe(
+        `Precondition failed: ResourceVersion in precondition: ${created.metadata.resourceVersion}, ResourceVersion in object meta: ${now.metadata.resourceVersion}`,
+      );
+      expect(calls).toBe(1);
+      expect(dataOf(now)).toEqual({ v: 'theirs' });
+    },
+  },
+  {
+    name: 'delete checks preconditions again after a lost race',
+    run: async ({ storage, key }) => {
+      const created = await storage.create(key('a'), configMap('a'));
+      let validated = 0;
+      const del = storage.delete(key('a'), {
+        preconditions: { resourceVersion: created.metadata.resourceVersion! },
+        validateDeletion: async () => {
+          if (validated++ === 0) await storage.guaranteedUpdate(key('a'), { tryUpdate: ({ current: c }) => withData(c!, 'theirs') });
+        },
+      });
+      await expectStorageError(del, 'PreconditionFailed');
+      expect(validated).toBe(1);
+      expect(dataOf(await storage.get(key('a')))).toEqual({ v: 'theirs' });
+    },
+  },
+  {
+    name: 'guaranteedUpdate with allowCreate checks preconditions against an absent object as empty',
+    run: async ({ storage, key }) => {
+      let calls = 0;
+      const refused = storage.guaranteedUpdate(key('a'), { allowCreate: true, preconditions: { uid: 'x' }, tryUpdate: () => (calls++, configMap('a')) });
+      const err = await expectStorageError(refused, 'PreconditionFailed');
+      expect(err.message).toBe('Precondition failed: UID in precondition: x, UID in object meta: ');
+      expect(calls).toBe(0);
+      await expectStorageError(storage.get(key('a')), 'NotFound');
+      const created = await storage.guaranteedUpdate(key('a'), { allowCreate: true, preconditions: { uid: '' }, tryUpdate: () => configMap('a') });
+      expect(created.created).toBe(true);
+    },
+  },
+];
 
 export const updateCases: SuiteGroup = {
   group: 'update',
@@ -192,6 +255,7 @@ export const updateCases: SuiteGroup = {
       },
     },
     ...updatePreconditionCases,
+    ...racePreconditionCases,
     {
       name: 'delete returns the last state at the deleting revision',
       run: async ({ storage, prefix, key }) => {

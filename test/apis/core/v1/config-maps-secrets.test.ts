@@ -1,8 +1,19 @@
-import { describe, expect, test } from 'vitest';
+// ConfigMap and Secret rules through the registry over the memory backend
+// (test/support/store-harness.ts): key and size checks, immutability, Secret types.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { configMaps } from '../../../../src/apis/core/v1/config-maps.js';
 import { secrets } from '../../../../src/apis/core/v1/secrets.js';
+import type { ResourceDefinition } from '../../../../src/registry/define-resource.js';
 import type { KubeObject } from '../../../../src/schema/object.js';
-import { runCreate, runUpdate } from '../../strategy-harness.js';
+import { createStoreHarness, type StoreHarness } from '../../../support/store-harness.js';
+
+let h: StoreHarness;
+beforeEach(async () => {
+  h = await createStoreHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
 
 const meta = { name: 'a', namespace: 'ns' };
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
@@ -25,8 +36,25 @@ const configMapCases: { name: string; input: KubeObject; want: string[] }[] = [
 ];
 
 describe('ConfigMap create', () => {
-  for (const c of configMapCases) test(c.name, () => expect(runCreate(configMaps, c.input).errors).toEqual(c.want));
+  for (const c of configMapCases) {
+    test(c.name, async () => {
+      const got = await h.create(configMaps, c.input);
+      expect(got.errors).toEqual(c.want);
+      if (c.want.length > 0) expect(got.stored).toBeUndefined();
+      else expect(got.stored).toEqual(got.object);
+    });
+  }
 });
+
+/** Creates prev, then updates to next: the update's errors, and what is stored after it. */
+async function updateOf(def: ResourceDefinition, prev: KubeObject, next: KubeObject): Promise<{ errors: readonly string[]; before: KubeObject | undefined; after: KubeObject | undefined }> {
+  const created = await h.create(def, prev);
+  expect(created.errors).toEqual([]);
+  const got = await h.update(def, next);
+  // A refused update changes nothing.
+  if (got.errors.length > 0) expect(got.stored).toEqual(created.stored);
+  return { errors: got.errors, before: created.stored, after: got.stored };
+}
 
 const immutableCases: { name: string; prev: KubeObject; next: KubeObject; want: string[] }[] = [
   { name: 'mutable data changes', prev: { metadata: meta, data: { k: '1' } }, next: { metadata: meta, data: { k: '2' } }, want: [] },
@@ -46,7 +74,16 @@ const immutableCases: { name: string; prev: KubeObject; next: KubeObject; want: 
 ];
 
 describe('ConfigMap update', () => {
-  for (const c of immutableCases) test(c.name, () => expect(runUpdate(configMaps, c.prev, c.next).errors).toEqual(c.want));
+  for (const c of immutableCases) {
+    test(c.name, async () => {
+      const got = await updateOf(configMaps, c.prev, c.next);
+      expect(got.errors).toEqual(c.want);
+      if (c.want.length === 0) {
+        expect(got.after?.data).toEqual(c.next.data);
+        expect(got.after?.metadata.labels).toEqual(c.next.metadata.labels);
+      }
+    });
+  }
 });
 
 const secretCases: { name: string; input: KubeObject; want: string[]; wantObj?: Partial<KubeObject> }[] = [
@@ -77,25 +114,32 @@ const secretCases: { name: string; input: KubeObject; want: string[]; wantObj?: 
 
 describe('Secret create', () => {
   for (const c of secretCases) {
-    test(c.name, () => {
-      const got = runCreate(secrets, c.input);
+    test(c.name, async () => {
+      const got = await h.create(secrets, c.input);
       expect(got.errors).toEqual(c.want);
-      if (c.wantObj !== undefined) expect(got.obj).toMatchObject(c.wantObj);
-      expect(got.obj.stringData).toBeUndefined();
+      if (c.want.length > 0) {
+        expect(got.stored).toBeUndefined();
+        return;
+      }
+      expect(got.stored).toEqual(got.object);
+      if (c.wantObj !== undefined) expect(got.stored).toMatchObject(c.wantObj);
+      expect(got.stored).not.toHaveProperty('stringData');
     });
   }
 });
 
 describe('Secret update', () => {
-  test('type is immutable', () => {
-    const got = runUpdate(secrets, { metadata: meta, type: 'Opaque' }, { metadata: meta, type: 'example.com/x' });
+  test('type is immutable', async () => {
+    const got = await updateOf(secrets, { metadata: meta, type: 'Opaque' }, { metadata: meta, type: 'example.com/x' });
     expect(got.errors).toEqual(['type: Invalid value: "example.com/x": field is immutable']);
   });
-  test('omitted type defaults and is not a change', () => {
-    expect(runUpdate(secrets, { metadata: meta }, { metadata: meta }).errors).toEqual([]);
+  test('omitted type defaults and is not a change', async () => {
+    const got = await updateOf(secrets, { metadata: meta }, { metadata: meta });
+    expect(got.errors).toEqual([]);
+    expect(got.after).toMatchObject({ type: 'Opaque' });
   });
-  test('immutable data frozen', () => {
-    const got = runUpdate(secrets, { metadata: meta, immutable: true, data: { a: b64('1') } }, { metadata: meta, immutable: true, stringData: { a: '2' } });
+  test('immutable data frozen', async () => {
+    const got = await updateOf(secrets, { metadata: meta, immutable: true, data: { a: b64('1') } }, { metadata: meta, immutable: true, stringData: { a: '2' } });
     expect(got.errors).toEqual(['data: Forbidden: field is immutable when `immutable` is set']);
   });
   test('selectable type field', () => {

@@ -1,24 +1,41 @@
-import { describe, expect, test } from 'vitest';
+// Namespace and Service rules through the registry over the memory backend
+// (test/support/store-harness.ts, which wires the service ranges as main.ts does).
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { namespaces } from '../../../../src/apis/core/v1/namespaces.js';
 import { services } from '../../../../src/apis/core/v1/services.js';
 import type { KubeObject } from '../../../../src/schema/object.js';
-import { runCreate, runUpdate } from '../../strategy-harness.js';
+import { createStoreHarness, systemMetadata, type StoreHarness } from '../../../support/store-harness.js';
+
+let h: StoreHarness;
+beforeEach(async () => {
+  h = await createStoreHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
 
 describe('Namespace', () => {
-  test('create sets phase, finalizer and name label', () => {
-    const { obj, errors } = runCreate(namespaces, { metadata: { name: 'team-a' }, status: { phase: 'Terminating' } });
+  test('create sets phase, finalizer and name label', async () => {
+    const { object, stored, errors } = await h.create(namespaces, { metadata: { name: 'team-a' }, status: { phase: 'Terminating' } });
     expect(errors).toEqual([]);
-    expect(obj).toEqual({
-      metadata: { name: 'team-a', labels: { 'kubernetes.io/metadata.name': 'team-a' } },
+    expect(stored).toEqual(object);
+    expect(stored).toEqual({
+      kind: 'Namespace',
+      apiVersion: 'v1',
+      metadata: { name: 'team-a', ...systemMetadata(), labels: { 'kubernetes.io/metadata.name': 'team-a' } },
       spec: { finalizers: ['kubernetes'] },
       status: { phase: 'Active' },
     });
   });
 
-  test('update keeps finalizers and status', () => {
+  test('update keeps finalizers and status', async () => {
     const prev: KubeObject = { metadata: { name: 'team-a' } };
     const next: KubeObject = { metadata: { name: 'team-a', labels: { x: 'y' } }, spec: { finalizers: [] }, status: { phase: 'Terminating' } };
-    const { obj } = runUpdate(namespaces, prev, next);
+    expect((await h.create(namespaces, prev)).errors).toEqual([]);
+    const { stored: obj, object, errors } = await h.update(namespaces, next);
+    expect(errors).toEqual([]);
+    expect(obj).toEqual(object);
+    if (obj === undefined) throw new Error('the namespace is gone');
     expect(obj.spec).toEqual({ finalizers: ['kubernetes'] });
     expect(obj.status).toEqual({ phase: 'Active' });
     expect(obj.metadata.labels).toEqual({ x: 'y', 'kubernetes.io/metadata.name': 'team-a' });
@@ -34,7 +51,12 @@ describe('Namespace', () => {
     },
   ];
   for (const c of finalizerCases) {
-    test(`finalizer ${c.name}`, () => expect(runCreate(namespaces, { metadata: { name: 'n' }, spec: { finalizers: c.finalizers } }).errors).toEqual(c.want));
+    test(`finalizer ${c.name}`, async () => {
+      const got = await h.create(namespaces, { metadata: { name: 'n' }, spec: { finalizers: c.finalizers } });
+      expect(got.errors).toEqual(c.want);
+      if (c.want.length > 0) expect(got.stored).toBeUndefined();
+      else expect(got.stored?.spec).toEqual({ finalizers: [...c.finalizers.filter((f) => f !== 'kubernetes'), 'kubernetes'] });
+    });
   }
 
   test('declaration', () => {
@@ -47,10 +69,16 @@ describe('Namespace', () => {
 const svc = (spec: Record<string, unknown>): KubeObject => ({ metadata: { name: 'web', namespace: 'ns' }, spec });
 
 describe('Service defaults', () => {
-  test('ClusterIP service', () => {
-    const { obj, errors } = runCreate(services, svc({ selector: { app: 'web' }, ports: [{ port: 80 }] }));
+  test('ClusterIP service', async () => {
+    const { stored: obj, object, errors } = await h.create(services, svc({ selector: { app: 'web' }, ports: [{ port: 80 }] }));
     expect(errors).toEqual([]);
-    expect(obj.spec).toEqual({
+    expect(obj).toEqual(object);
+    const clusterIP = (obj?.spec as { clusterIP?: string } | undefined)?.clusterIP;
+    // The one value that is not a default: the store's allocator takes it from --service-cluster-ip-range.
+    expect(clusterIP).toMatch(/^10\.0\.0\.\d+$/);
+    expect(obj?.spec).toEqual({
+      clusterIP,
+      clusterIPs: [clusterIP],
       selector: { app: 'web' },
       ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }],
       type: 'ClusterIP',
@@ -59,17 +87,19 @@ describe('Service defaults', () => {
       ipFamilyPolicy: 'SingleStack',
       ipFamilies: ['IPv4'],
     });
-    expect(obj.status).toEqual({ loadBalancer: {} });
+    expect(obj?.status).toEqual({ loadBalancer: {} });
   });
 
-  test('headless without selector is dual stack', () => {
-    const { obj } = runCreate(services, svc({ clusterIP: 'None', ports: [{ port: 80, targetPort: 'http' }] }));
-    expect(obj.spec).toMatchObject({ clusterIPs: ['None'], ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6'] });
+  test('headless without selector is dual stack', async () => {
+    const { stored: obj, errors } = await h.create(services, svc({ clusterIP: 'None', ports: [{ port: 80, targetPort: 'http' }] }));
+    expect(errors).toEqual([]);
+    expect(obj?.spec).toMatchObject({ clusterIPs: ['None'], ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6'] });
   });
 
-  test('LoadBalancer and ClientIP affinity', () => {
-    const { obj } = runCreate(services, svc({ type: 'LoadBalancer', sessionAffinity: 'ClientIP', ports: [{ port: 443 }] }));
-    expect(obj.spec).toMatchObject({
+  test('LoadBalancer and ClientIP affinity', async () => {
+    const { stored: obj, errors } = await h.create(services, svc({ type: 'LoadBalancer', sessionAffinity: 'ClientIP', ports: [{ port: 443 }] }));
+    expect(errors).toEqual([]);
+    expect(obj?.spec).toMatchObject({
       externalTrafficPolicy: 'Cluster',
       allocateLoadBalancerNodePorts: true,
       sessionAffinityConfig: { clientIP: { timeoutSeconds: 10800 } },
@@ -87,13 +117,22 @@ const serviceErrors: { name: string; spec: Record<string, unknown>; want: string
 ];
 
 describe('Service validation', () => {
-  for (const c of serviceErrors) test(c.name, () => expect(runCreate(services, svc(c.spec)).errors).toEqual(c.want));
+  for (const c of serviceErrors) {
+    test(c.name, async () => {
+      const got = await h.create(services, svc(c.spec));
+      expect(got.errors).toEqual(c.want);
+      if (c.want.length > 0) expect(got.stored).toBeUndefined();
+      else expect(got.stored).toEqual(got.object);
+    });
+  }
 
-  test('clusterIP kept when omitted on update, immutable when changed', () => {
-    const prev = svc({ clusterIP: '10.0.0.10', ports: [{ port: 80 }] });
-    expect(runUpdate(services, prev, svc({ ports: [{ port: 80 }] })).obj.spec).toMatchObject({ clusterIP: '10.0.0.10', clusterIPs: ['10.0.0.10'] });
-    expect(runUpdate(services, prev, svc({ clusterIP: '10.0.0.11', ports: [{ port: 80 }] })).errors).toEqual([
-      'spec.clusterIP: Invalid value: "10.0.0.11": field is immutable',
-    ]);
+  test('clusterIP kept when omitted on update, immutable when changed', async () => {
+    expect((await h.create(services, svc({ clusterIP: '10.0.0.10', ports: [{ port: 80 }] }))).errors).toEqual([]);
+    const kept = await h.update(services, svc({ ports: [{ port: 80 }] }));
+    expect(kept.errors).toEqual([]);
+    expect(kept.stored?.spec).toMatchObject({ clusterIP: '10.0.0.10', clusterIPs: ['10.0.0.10'] });
+    const changed = await h.update(services, svc({ clusterIP: '10.0.0.11', ports: [{ port: 80 }] }));
+    expect(changed.errors).toEqual(['spec.clusterIP: Invalid value: "10.0.0.11": field is immutable']);
+    expect(changed.stored).toEqual(kept.stored);
   });
 });

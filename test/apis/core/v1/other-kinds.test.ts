@@ -1,4 +1,7 @@
-import { describe, expect, test } from 'vitest';
+// Kind rules of the smaller core kinds, each row written through the registry over
+// the memory backend (test/support/store-harness.ts): what the store answers, what
+// it keeps, and the Invalid causes, in the order the real store produces them.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { events } from '../../../../src/apis/core/v1/events.js';
 import { endpoints } from '../../../../src/apis/core/v1/endpoints.js';
 import { limitRanges } from '../../../../src/apis/core/v1/limit-ranges.js';
@@ -10,7 +13,15 @@ import { replicationControllers } from '../../../../src/apis/core/v1/replication
 import { resourceQuotas } from '../../../../src/apis/core/v1/resource-quotas.js';
 import type { ResourceDefinition } from '../../../../src/registry/define-resource.js';
 import type { KubeObject } from '../../../../src/schema/object.js';
-import { runCreate, runUpdate } from '../../strategy-harness.js';
+import { createStoreHarness, type StoreHarness } from '../../../support/store-harness.js';
+
+let h: StoreHarness;
+beforeEach(async () => {
+  h = await createStoreHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
 
 const ns = (name: string, rest: Omit<KubeObject, 'metadata'>): KubeObject => ({ metadata: { name, namespace: 'ns' }, ...rest });
 
@@ -98,55 +109,137 @@ const createCases: { name: string; def: ResourceDefinition; input: KubeObject; w
 ];
 
 describe('create validation', () => {
-  for (const c of createCases) test(c.name, () => expect(runCreate(c.def, c.input).errors).toEqual(c.want));
+  for (const c of createCases) {
+    test(c.name, async () => {
+      const got = await h.create(c.def, c.input);
+      expect(got.errors).toEqual(c.want);
+      // Refused objects are not stored; accepted ones are stored as answered.
+      if (c.want.length > 0) expect(got.stored).toBeUndefined();
+      else expect(got.stored).toEqual(got.object);
+    });
+  }
 });
+
+const rcSpec = (replicas?: number): Record<string, unknown> => ({
+  ...(replicas === undefined ? {} : { replicas }),
+  template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+});
+const validPv = { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, hostPath: { path: '/d' } };
+const validPvc = { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } };
+
+const defaultCases: {
+  name: string;
+  def: ResourceDefinition;
+  input: KubeObject;
+  /** Matched against the answer and the stored object. */
+  want: Record<string, unknown>;
+  /** Top-level fields that must equal exactly (undefined: absent). */
+  exact?: Record<string, unknown>;
+}[] = [
+  {
+    name: 'rc defaults from template',
+    def: replicationControllers,
+    input: ns('rc', { spec: rcSpec() }),
+    want: {
+      metadata: { labels: { app: 'a' }, generation: 1 },
+      spec: { replicas: 1, selector: { app: 'a' }, template: { spec: { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst' } } },
+    },
+    exact: { status: { replicas: 0 } },
+  },
+  {
+    name: 'limit range container chain',
+    def: limitRanges,
+    input: ns('l', { spec: { limits: [{ type: 'Container', max: { cpu: '2' }, min: { memory: '1Mi' } }] } }),
+    want: {},
+    exact: { spec: { limits: [{ type: 'Container', max: { cpu: '2' }, min: { memory: '1Mi' }, default: { cpu: '2' }, defaultRequest: { cpu: '2', memory: '1Mi' } }] } },
+  },
+  // A valid volume and claim: the real store refuses the empty spec before anything is stored.
+  { name: 'pv starts Pending', def: persistentVolumes, input: { metadata: { name: 'pv' }, spec: validPv }, want: { status: { phase: 'Pending' } } },
+  { name: 'pvc starts Pending', def: persistentVolumeClaims, input: ns('c', { spec: validPvc }), want: { spec: { volumeMode: 'Filesystem' }, status: { phase: 'Pending' } } },
+  {
+    // kube-apiserver keeps the status a Node is created with (the kubelet registers with one).
+    name: 'node keeps status on create and allocatable defaults to capacity',
+    def: nodes,
+    input: { metadata: { name: 'n' }, status: { capacity: { cpu: '4' } } },
+    want: {},
+    exact: { status: { capacity: { cpu: '4' }, allocatable: { cpu: '4' } } },
+  },
+  { name: 'quota status cleared on create', def: resourceQuotas, input: ns('q', { spec: {}, status: { used: { pods: '1' } } }), want: {}, exact: { status: undefined } },
+];
 
 describe('defaults and status on create', () => {
-  test('rc defaults from template', () => {
-    const { obj } = runCreate(replicationControllers, ns('rc', { spec: { template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } }));
-    expect(obj.metadata).toMatchObject({ labels: { app: 'a' }, generation: 1 });
-    expect(obj.spec).toMatchObject({ replicas: 1, selector: { app: 'a' }, template: { spec: { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst' } } });
-    expect(obj.status).toEqual({ replicas: 0 });
-  });
-
-  test('limit range container chain', () => {
-    const { obj } = runCreate(limitRanges, ns('l', { spec: { limits: [{ type: 'Container', max: { cpu: '2' }, min: { memory: '1Mi' } }] } }));
-    expect(obj.spec).toEqual({ limits: [{ type: 'Container', max: { cpu: '2' }, min: { memory: '1Mi' }, default: { cpu: '2' }, defaultRequest: { cpu: '2', memory: '1Mi' } }] });
-  });
-
-  test('pv and pvc start Pending', () => {
-    expect(runCreate(persistentVolumes, { metadata: { name: 'pv' }, spec: {} }).obj.status).toMatchObject({ phase: 'Pending' });
-    expect(runCreate(persistentVolumeClaims, ns('c', { spec: {} })).obj).toMatchObject({ spec: { volumeMode: 'Filesystem' }, status: { phase: 'Pending' } });
-  });
-
-  test('node keeps status on create and allocatable defaults to capacity', () => {
-    const { obj } = runCreate(nodes, { metadata: { name: 'n' }, status: { capacity: { cpu: '4' } } });
-    expect(obj.status).toEqual({ capacity: { cpu: '4' }, allocatable: { cpu: '4' } });
-  });
-
-  test('quota status cleared on create', () => {
-    expect(runCreate(resourceQuotas, ns('q', { spec: {}, status: { used: { pods: '1' } } })).obj.status).toBeUndefined();
-  });
+  for (const c of defaultCases) {
+    test(c.name, async () => {
+      const got = await h.create(c.def, c.input);
+      expect(got.errors).toEqual([]);
+      expect(got.stored).toEqual(got.object);
+      expect(got.stored).toMatchObject(c.want);
+      for (const [field, value] of Object.entries(c.exact ?? {})) expect(got.stored?.[field]).toEqual(value);
+    });
+  }
 });
 
+const updateCases: {
+  name: string;
+  def: ResourceDefinition;
+  prev: KubeObject;
+  next: KubeObject;
+  want: string[];
+  wantObj?: Partial<KubeObject> & { metadata?: object };
+}[] = [
+  {
+    name: 'pvc storage request may grow',
+    def: persistentVolumeClaims,
+    prev: ns('c', { spec: validPvc }),
+    next: ns('c', { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '2Gi' } } } }),
+    want: [],
+  },
+  {
+    name: 'pvc spec frozen except size',
+    def: persistentVolumeClaims,
+    prev: ns('c', { spec: validPvc }),
+    next: ns('c', { spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '1Gi' } } } }),
+    want: ['spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims'],
+  },
+  { name: 'rc unchanged spec keeps generation', def: replicationControllers, prev: ns('rc', { spec: rcSpec(1) }), next: ns('rc', { spec: rcSpec(1) }), want: [], wantObj: { metadata: { generation: 1 } } },
+  { name: 'rc changed spec bumps generation', def: replicationControllers, prev: ns('rc', { spec: rcSpec(1) }), next: ns('rc', { spec: rcSpec(3) }), want: [], wantObj: { metadata: { generation: 2 } } },
+  {
+    // The main resource never writes status; this needs the create above to have kept it (kube does).
+    name: 'node status comes from the stored object',
+    def: nodes,
+    prev: { metadata: { name: 'n' }, status: { phase: 'Running' } },
+    next: { metadata: { name: 'n' }, status: { phase: 'x' } },
+    want: [],
+    wantObj: { status: { phase: 'Running' } },
+  },
+];
+
 describe('updates', () => {
-  test('pvc spec frozen except size', () => {
-    const prev = ns('c', { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
-    expect(runUpdate(persistentVolumeClaims, prev, ns('c', { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '2Gi' } } } })).errors).toEqual([]);
-    expect(runUpdate(persistentVolumeClaims, prev, ns('c', { spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '1Gi' } } } })).errors).toEqual([
-      'spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
-    ]);
-  });
+  for (const c of updateCases) {
+    test(c.name, async () => {
+      const created = await h.create(c.def, c.prev);
+      expect(created.errors).toEqual([]);
+      const got = await h.update(c.def, c.next);
+      expect(got.errors).toEqual(c.want);
+      if (c.want.length > 0) {
+        // A refused update leaves the stored object as it was.
+        expect(got.stored).toEqual(created.stored);
+      } else {
+        expect(got.stored).toEqual(got.object);
+        if (c.wantObj !== undefined) expect(got.stored).toMatchObject(c.wantObj);
+      }
+    });
+  }
 
-  test('rc generation follows spec', () => {
-    const spec = (replicas: number): Record<string, unknown> => ({ replicas, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } });
-    expect(runUpdate(replicationControllers, ns('rc', { spec: spec(1) }), ns('rc', { spec: spec(1) })).obj.metadata.generation).toBe(1);
-    expect(runUpdate(replicationControllers, ns('rc', { spec: spec(1) }), ns('rc', { spec: spec(3) })).obj.metadata.generation).toBe(2);
-  });
-
-  test('node status comes from the stored object', () => {
-    const got = runUpdate(nodes, { metadata: { name: 'n' }, status: { phase: 'Running' } }, { metadata: { name: 'n' }, status: { phase: 'x' } });
-    expect(got.obj.status).toEqual({ phase: 'Running' });
+  test('node status written through /status survives a main-resource update whatever the body says', async () => {
+    expect((await h.create(nodes, { metadata: { name: 'n' }, spec: {} })).errors).toEqual([]);
+    const status = await h.updateStatus(nodes, { metadata: { name: 'n' }, status: { phase: 'Running' } });
+    expect(status.errors).toEqual([]);
+    expect(status.stored?.status).toEqual({ phase: 'Running' });
+    const got = await h.update(nodes, { metadata: { name: 'n' }, spec: { unschedulable: true }, status: { phase: 'x' } });
+    expect(got.errors).toEqual([]);
+    expect(got.object?.status).toEqual({ phase: 'Running' });
+    expect(got.stored).toMatchObject({ spec: { unschedulable: true }, status: { phase: 'Running' } });
   });
 });
 

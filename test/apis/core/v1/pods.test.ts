@@ -1,20 +1,33 @@
-import { describe, expect, test } from 'vitest';
+// Pod rules through the registry over the memory backend (test/support/store-harness.ts):
+// defaults, status on create, validation and update rules as the real store runs them.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { pods, POD_UPDATE_FORBIDDEN } from '../../../../src/apis/core/v1/pods.js';
 import { defaultPullPolicy } from '../../../../src/apis/core/v1/pod-spec-defaults.js';
 import { podQOSClass } from '../../../../src/apis/core/v1/pod-qos.js';
 import type { KubeObject } from '../../../../src/schema/object.js';
-import { runCreate, runUpdate } from '../../strategy-harness.js';
+import { createStoreHarness, systemMetadata, type StoreHarness } from '../../../support/store-harness.js';
+
+let h: StoreHarness;
+beforeEach(async () => {
+  h = await createStoreHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
 
 const meta = { name: 'web', namespace: 'ns' };
 const pod = (spec: Record<string, unknown>): KubeObject => ({ metadata: { ...meta }, spec });
 const nginx = { name: 'nginx', image: 'nginx' };
 
 describe('Pod defaults', () => {
-  test('a minimal pod gets kube-apiserver defaults', () => {
-    const { obj, errors } = runCreate(pods, pod({ containers: [{ ...nginx, ports: [{ containerPort: 80 }] }] }));
+  test('a minimal pod gets kube-apiserver defaults', async () => {
+    const { object, stored, errors } = await h.create(pods, pod({ containers: [{ ...nginx, ports: [{ containerPort: 80 }] }] }));
     expect(errors).toEqual([]);
-    expect(obj).toEqual({
-      metadata: { ...meta, generation: 1 },
+    expect(stored).toEqual(object);
+    expect(stored).toEqual({
+      kind: 'Pod',
+      apiVersion: 'v1',
+      metadata: { ...meta, ...systemMetadata(), generation: 1 },
       spec: {
         containers: [
           {
@@ -40,19 +53,23 @@ describe('Pod defaults', () => {
     });
   });
 
-  test('client status is replaced on create', () => {
-    expect(runCreate(pods, { ...pod({ containers: [nginx] }), status: { phase: 'Running' } }).obj.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+  // kube-apiserver resets a pod's status on create: the client's is dropped, the store's Pending answered and kept.
+  test('client status is replaced on create', async () => {
+    const got = await h.create(pods, { ...pod({ containers: [nginx] }), status: { phase: 'Running', podIP: '10.1.1.1' } });
+    expect(got.errors).toEqual([]);
+    expect(got.object?.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+    expect(got.stored?.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
   });
 
-  test('probes, volumes and requests from limits', () => {
-    const { obj } = runCreate(
+  test('probes, volumes and requests from limits', async () => {
+    const { stored: obj } = await h.create(
       pods,
       pod({
         containers: [{ ...nginx, resources: { limits: { cpu: '1' } }, livenessProbe: { httpGet: { port: 80 } } }],
         volumes: [{ name: 'cfg', configMap: { name: 'c' } }, { name: 'scratch' }],
       }),
     );
-    const spec = obj.spec as { containers: Record<string, unknown>[]; volumes: unknown[] };
+    const spec = obj?.spec as { containers: Record<string, unknown>[]; volumes: unknown[] };
     expect(spec.containers[0]!.resources).toEqual({ limits: { cpu: '1' }, requests: { cpu: '1' } });
     expect(spec.containers[0]!.livenessProbe).toEqual({
       httpGet: { port: 80, path: '/', scheme: 'HTTP' },
@@ -130,7 +147,13 @@ const invalidCases: { name: string; spec: Record<string, unknown>; want: string[
 ];
 
 describe('Pod validation', () => {
-  for (const c of invalidCases) test(c.name, () => expect(runCreate(pods, pod(c.spec)).errors).toEqual(c.want));
+  for (const c of invalidCases) {
+    test(c.name, async () => {
+      const got = await h.create(pods, pod(c.spec));
+      expect(got.errors).toEqual(c.want);
+      expect(got.stored).toBeUndefined();
+    });
+  }
 });
 
 const updateCases: { name: string; prev: Record<string, unknown>; next: Record<string, unknown>; want: string[]; generation?: number }[] = [
@@ -159,19 +182,31 @@ const updateCases: { name: string; prev: Record<string, unknown>; next: Record<s
 
 describe('Pod update', () => {
   for (const c of updateCases) {
-    test(c.name, () => {
-      const got = runUpdate(pods, pod(c.prev), pod(c.next));
+    test(c.name, async () => {
+      const created = await h.create(pods, pod(c.prev));
+      expect(created.errors).toEqual([]);
+      const got = await h.update(pods, pod(c.next));
       expect(got.errors).toEqual(c.want);
-      if (c.generation !== undefined) expect(got.obj.metadata.generation).toBe(c.generation);
-      expect(got.obj.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+      if (c.want.length > 0) expect(got.stored).toEqual(created.stored);
+      else expect(got.stored).toEqual(got.object);
+      if (c.generation !== undefined) expect(got.stored?.metadata.generation).toBe(c.generation);
+      expect(got.stored?.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
     });
   }
+
+  test('the main resource keeps the stored status whatever the body says', async () => {
+    expect((await h.create(pods, pod({ containers: [nginx] }))).errors).toEqual([]);
+    const got = await h.update(pods, { ...pod({ containers: [nginx] }), metadata: { ...meta, labels: { a: 'b' } }, status: { phase: 'Succeeded' } });
+    expect(got.errors).toEqual([]);
+    expect(got.object?.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+    expect(got.stored).toMatchObject({ metadata: { labels: { a: 'b' } }, status: { phase: 'Pending', qosClass: 'BestEffort' } });
+  });
 });
 
 describe('Pod selectable fields', () => {
-  test('kube field set', () => {
-    const { obj } = runCreate(pods, pod({ containers: [nginx], nodeName: 'n1' }));
-    expect(pods.strategy.selectableFields?.(obj)).toEqual({
+  test('kube field set', async () => {
+    const { stored } = await h.create(pods, pod({ containers: [nginx], nodeName: 'n1' }));
+    expect(pods.strategy.selectableFields?.(stored!)).toEqual({
       'spec.nodeName': 'n1',
       'spec.restartPolicy': 'Always',
       'spec.schedulerName': 'default-scheduler',

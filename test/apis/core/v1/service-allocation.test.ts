@@ -47,10 +47,9 @@ describe('service allocation', () => {
     allocator = createServiceAllocator({ storage, clusterIPRange: parseIpRange(ipRange), nodePortRange: parsePortRange(portRange) });
     registry = createRegistry({
       storage,
-      resources: [namespaces, services],
+      resources: [namespaces, { ...services, allocator }],
       admission: createAdmissionChain(),
       clock: () => new Date(),
-      allocatorFor: (def) => (def === services ? allocator : undefined),
     });
   }
 

@@ -8,12 +8,53 @@ import { authenticationV1 } from './authentication/v1/index.js';
 import { authenticationV1beta1 } from './authentication/v1beta1/index.js';
 import { authorizationV1, type AuthorizationV1Dependencies } from './authorization/v1/index.js';
 import { coreV1, coreV1Resources, type CoreV1Dependencies } from './core/v1/index.js';
+import { apiregistrationV1 } from './apiregistration/v1/index.js';
+import { appsV1 } from './apps/v1/index.js';
+import { eventsV1 } from './events/v1/index.js';
+import { autoscalingV2 } from './autoscaling/v2/index.js';
+import { batchV1 } from './batch/v1/index.js';
+import { certificatesV1 } from './certificates/v1/index.js';
+import { networkingV1 } from './networking/v1/index.js';
+import { policyV1 } from './policy/v1/index.js';
+import { rbacV1 } from './rbac/v1/index.js';
+import { storageV1 } from './storage/v1/index.js';
+import { admissionregistrationV1 } from './admissionregistration/v1/index.js';
+import { apiextensionsV1 } from './apiextensions/v1/index.js';
+import { schedulingV1 } from './scheduling/v1/index.js';
+import { coordinationV1 } from './coordination/v1/index.js';
+import { nodeV1 } from './node/v1/index.js';
+import { discoveryV1 } from './discovery/v1/index.js';
+import { flowcontrolV1 } from './flowcontrol/v1/index.js';
+import { resourceV1 } from './resource/v1/index.js';
 
 export type BuiltinDependencies = CoreV1Dependencies & AuthorizationV1Dependencies;
 
 /** Every built-in resource the server serves. */
 export function builtinApis(deps: BuiltinDependencies): ResourceDefinition[] {
-  return [...coreV1(deps), ...authenticationV1(), ...authenticationV1beta1(), ...authorizationV1(deps)];
+  return [
+    ...coreV1(deps),
+    ...apiregistrationV1(),
+    ...appsV1(),
+    ...eventsV1(),
+    ...authenticationV1(),
+    ...authenticationV1beta1(),
+    ...authorizationV1(deps),
+    ...autoscalingV2(),
+    ...batchV1(),
+    ...certificatesV1(),
+    ...networkingV1(),
+    ...policyV1(),
+    ...rbacV1(),
+    ...storageV1(),
+    ...admissionregistrationV1(),
+    ...apiextensionsV1(),
+    ...schedulingV1(),
+    ...coordinationV1(),
+    ...nodeV1(),
+    ...discoveryV1(),
+    ...flowcontrolV1(),
+    ...resourceV1(),
+  ];
 }
 
 /**

@@ -7,7 +7,7 @@
 // group's factory (apis/**/index.ts), never patched in by identity.
 import { ALL_VERBS, type Scope, type Verb } from '../schema/api-resource.js';
 import type { Allocator } from './allocation.js';
-import type { NameValidation, Strategy, SubresourceDefinition, VirtualCreateContext } from './strategy.js';
+import type { Conversion, NameValidation, Strategy, SubresourceDefinition, VirtualCreateContext } from './strategy.js';
 import { builtinSchema, definitionNameForGvk, type ResourceSchema } from '../schema/definitions.js';
 import type { KubeObject } from '../schema/object.js';
 import type { TableDefinition } from './table.js';
@@ -45,6 +45,8 @@ export interface ResourceDefinition {
   readonly table?: TableDefinition;
   /** Values taken from a pool shared by every object of the kind (services: cluster IPs, node ports). */
   readonly allocator?: Allocator;
+  /** Served in this version, stored as another (registry/store/converted.ts). */
+  readonly conversion?: Conversion<ResourceDefinition>;
 }
 
 export type ResourceDeclaration = Pick<ResourceDefinition, 'group' | 'version' | 'kind' | 'plural' | 'scope'> &

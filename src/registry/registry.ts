@@ -12,6 +12,7 @@ import type { Storage } from '../storage/storage.js';
 import { createCatalog, gvrOf, type Catalog } from './catalog.js';
 import type { ResourceDefinition } from './define-resource.js';
 import { objectKey } from './keys.js';
+import { convertedStore } from './store/converted.js';
 import { createResourceStore } from './store/index.js';
 import type { ResourceStore } from './store/types.js';
 
@@ -81,9 +82,12 @@ export function createRegistry(opts: RegistryOptions): Registry {
   });
 
   const build = (definition: ResourceDefinition): ResourceStore => {
-    const allocator = definition.allocator;
-    return createResourceStore({
-      definition,
+    // A converted version runs on its stored version's keys, strategy and
+    // allocator; errors and admission name the resource the client asked for.
+    const stored = definition.conversion?.stored ?? definition;
+    const allocator = stored.allocator;
+    const store = createResourceStore({
+      definition: stored,
       storage: opts.storage,
       admission: opts.admission,
       lookup,
@@ -95,6 +99,7 @@ export function createRegistry(opts: RegistryOptions): Registry {
       gvk: { group: definition.group, version: definition.version, kind: definition.kind },
       ...(allocator === undefined ? {} : { allocator }),
     });
+    return definition.conversion === undefined ? store : convertedStore(definition, store, definition.conversion);
   };
 
   const find = (r: GroupVersionResource): ResourceStore | undefined => {

@@ -132,3 +132,20 @@ export interface VirtualCreateContext {
   readonly namespace: string | undefined;
   readonly dryRun: boolean;
 }
+
+/**
+ * A kind served in this version but stored as another (autoscaling/v1
+ * HorizontalPodAutoscaler over autoscaling/v2, events.k8s.io/v1 Event over core
+ * v1): one stored object, read and written through either version. The stored
+ * definition's keys, strategy and subresources apply; the two functions convert
+ * whole objects (metadata included) and must be pure and total: a client of either
+ * version sees the other's writes.
+ */
+export interface Conversion<Stored = unknown> {
+  /** The definition of the version objects are stored as. */
+  readonly stored: Stored;
+  /** This version's object as the stored version. */
+  readonly toStored: (obj: KubeObject) => KubeObject;
+  /** A stored object as this version's. */
+  readonly fromStored: (obj: KubeObject) => KubeObject;
+}

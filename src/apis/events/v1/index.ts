@@ -1,7 +1,10 @@
-// events.k8s.io/v1: the group version's kinds, in discovery's order. Not served yet:
-// the factory answers no kinds until they are written (issue #10).
+// events.k8s.io/v1: Event, the core/v1 Event served under its newer field names
+// (one stored object; events.ts converts).
 import type { ResourceDefinition } from '../../../registry/define-resource.js';
+import { events } from './events.js';
+
+export { events };
 
 export function eventsV1(): ResourceDefinition[] {
-  return [];
+  return [events];
 }

@@ -53,6 +53,8 @@ export const REQUEST_MUTATORS: Readonly<Record<string, RequestMutator>> = {
       ['impersonate-group', 'system:masters'], ['authorization', 'Bearer junk'], ['authorization', 'Basic Og=='], ['x-remote-user', 'admin'],
       ['warning', '299 - "x"'], ['x-big', 'b'.repeat(8000)], ['user-agent', 'fuzz/ü'.replace('ü', 'u') + '\u00e9'], ['audit-id', 'a'.repeat(1000)],
       ['if-match', '*'], ['expect', '100-continue'], ['x-forwarded-for', '::1, 999.1.1.1'],
+      ['impersonate-uid', 'u-1'], ['impersonate-extra-__proto__', 'x'], ['impersonate-extra-%zz', 'y'], ['impersonate-extra-scopes', 'a'.repeat(5000)],
+      ['impersonate-user', 'system:serviceaccount:a:b:c'], ['impersonate-user', 'system:serviceaccount::'], ['impersonate-group', ''],
     ]);
     d.headers[name] = value;
   },

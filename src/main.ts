@@ -127,6 +127,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
         onRejected: (err) => logger.info({ reason: err.message }, 'Unable to authenticate the request'),
       }),
       authorize: createRequestAuthorizer(authorizer),
+      authorizer,
       anonymousPaths: ANONYMOUS_PATHS,
       requestTimeoutMs: options.requestTimeoutMs,
       renderStatus: encodeStatusFor,

@@ -5,7 +5,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserInfo } from '../schema/user.js';
 import { createAuthenticateFilter, type AuthenticateRequest } from './filters/authenticate.js';
+import type { Authorizer } from '../auth/authz/authorizer.js';
 import { createAuthorizeFilter, type AuthorizeRequest } from './filters/authorize.js';
+import { createImpersonateFilter } from './filters/impersonate.js';
 import { requestInfoFilter } from './filters/request-info.js';
 import { createTimeoutFilter } from './filters/timeout.js';
 import type { RenderStatus } from './error-handler.js';
@@ -15,6 +17,8 @@ export type Filter = (request: FastifyRequest, reply: FastifyReply) => Promise<v
 export interface ChainOptions {
   readonly authenticate: AuthenticateRequest;
   readonly authorize: AuthorizeRequest;
+  /** What impersonation asks whether the caller may act as someone else (the same authorizer). */
+  readonly authorizer: Authorizer;
   /** Paths an unauthenticated caller may reach (kube's system:public-info-viewer set). */
   readonly anonymousPaths: ReadonlySet<string>;
   readonly anonymousUser?: UserInfo;
@@ -27,7 +31,9 @@ export function createChain(opts: ChainOptions): readonly Filter[] {
   return [
     requestInfoFilter, // everything below needs verb, resource and namespace
     createAuthenticateFilter(opts), // 401 before any other work; everything below needs a user
-    // TODO(#3) audit, impersonation and flow control (APF) slot in here, in that order.
+    // TODO(#3) audit slots in here.
+    createImpersonateFilter(opts), // the request runs as the impersonated user from here on
+    // TODO(#3) flow control (APF) slots in here.
     createAuthorizeFilter(opts), // last gate before the body is decoded
     createTimeoutFilter({ requestTimeoutMs: opts.requestTimeoutMs, render: opts.renderStatus }), // skips long-running requests
   ];

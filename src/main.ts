@@ -112,6 +112,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
       authenticate: createRequestAuthenticator({
         authenticator: createAuthenticator({
           clientCaPem: certs.clientCa,
+          ...(files.tokenAuthUsers === undefined ? {} : { staticTokens: files.tokenAuthUsers }),
           serviceAccountTokens: createServiceAccountAuthenticator({
             keys: tokenKeys,
             lookup: async (resource, namespace, name) => {

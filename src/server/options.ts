@@ -45,6 +45,8 @@ export interface Options {
   readonly tlsPrivateKeyFile: string | undefined;
   /** undefined: trust the generated CA for client certificates. */
   readonly clientCaFile: string | undefined;
+  /** --token-auth-file: static bearer tokens (auth/authn/token-file.ts); undefined: none. */
+  readonly tokenAuthFile: string | undefined;
   readonly authorizationModes: readonly AuthorizationMode[];
   readonly requestTimeoutMs: number;
   readonly minRequestTimeoutSeconds: number;
@@ -289,6 +291,7 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
     tlsCertFile,
     tlsPrivateKeyFile,
     clientCaFile: read.optionalPath('client-ca-file', env.cwd),
+    tokenAuthFile: read.optionalPath('token-auth-file', env.cwd),
     authorizationModes: authorizationModes(read),
     requestTimeoutMs,
     minRequestTimeoutSeconds,

@@ -1,12 +1,15 @@
 // The authenticator kube-apiserver would build for kapi's flags today: the union
 // of the enabled authenticators (x509, then service-account bearer tokens)
-// followed by the authenticated-group adder. Static token files, bootstrap
-// tokens, OIDC and anonymous join here as their flags arrive.
+// followed by the authenticated-group adder: x509, the static token file, then
+// service-account bearer tokens. Bootstrap tokens, OIDC and anonymous join here as
+// their flags arrive.
 import type { X509Certificate } from 'node:crypto';
 import { parseCertificateBundle } from '../pki/pem.js';
 import type { Authenticator } from './authenticator.js';
 import { unionAuthenticator, withAuthenticatedGroup } from './union.js';
 import { createX509Authenticator } from './x509.js';
+import { createTokenFileAuthenticator } from './token-file.js';
+import type { UserInfo } from '../../schema/user.js';
 
 export interface CreateAuthenticatorOptions {
   /** PEM bundle of the client CA: `--client-ca-file`'s contents, or the generated CA. */
@@ -14,11 +17,18 @@ export interface CreateAuthenticatorOptions {
   readonly clock?: () => Date;
   /** Service-account bearer tokens (createServiceAccountAuthenticator); absent: none accepted. */
   readonly serviceAccountTokens?: Authenticator;
+  /** --token-auth-file's users by token; absent: no static tokens. */
+  readonly staticTokens?: ReadonlyMap<string, UserInfo>;
 }
 
 export function createAuthenticator(opts: CreateAuthenticatorOptions): Authenticator {
   const roots: X509Certificate[] = parseCertificateBundle(opts.clientCaPem);
   const x509 = createX509Authenticator({ roots, ...(opts.clock === undefined ? {} : { clock: opts.clock }) });
-  const members = opts.serviceAccountTokens === undefined ? [x509] : [x509, opts.serviceAccountTokens];
+  // kube's order: client certificates, then the bearer-token authenticators (token file first).
+  const members = [
+    x509,
+    ...(opts.staticTokens === undefined ? [] : [createTokenFileAuthenticator(opts.staticTokens)]),
+    ...(opts.serviceAccountTokens === undefined ? [] : [opts.serviceAccountTokens]),
+  ];
   return withAuthenticatedGroup(unionAuthenticator(...members));
 }

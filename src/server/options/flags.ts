@@ -89,6 +89,12 @@ export const FLAGS: readonly FlagSpec[] = [
     defaultText: '',
     usage: 'File containing PEM-encoded public keys (or certificates, or private keys) that also verify service account tokens, beside the signing key (for key rotation).',
   },
+  {
+    name: 'token-auth-file',
+    kind: 'string',
+    defaultText: '',
+    usage: 'If set, the file that will be used to secure the secure port of the API server via token authentication: CSV lines of token, user name, user uid and an optional quoted list of groups.',
+  },
   { name: 'api-audiences', kind: 'stringList', defaultText: '<service-account-issuer>', usage: 'Identifiers of the API. Service account tokens must name one of these audiences to authenticate.' },
   { name: 'request-timeout', kind: 'duration', defaultText: '1m0s', usage: 'The duration a handler must keep a request open before timing it out (not for long-running requests such as watch).' },
   { name: 'min-request-timeout', kind: 'int', defaultText: '1800', usage: 'The minimum number of seconds a handler must keep a request open before timing it out; only used for watch request handlers, which pick a randomized value above this number.' },
@@ -109,7 +115,6 @@ export const FLAGS: readonly FlagSpec[] = [
  * their features land.
  */
 export const NOT_YET_SUPPORTED: ReadonlySet<string> = new Set([
-  'token-auth-file',
   'enable-bootstrap-token-auth',
   'service-account-lookup',
   'anonymous-auth',
@@ -127,7 +132,6 @@ export const NOT_YET_SUPPORTED: ReadonlySet<string> = new Set([
   'max-requests-inflight',
   'max-mutating-requests-inflight',
   'livez-grace-period',
-  'shutdown-delay-duration',
   'show-hidden-metrics-for-version',
 ]);
 

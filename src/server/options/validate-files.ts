@@ -8,6 +8,8 @@ import { parseCertificateBundle } from '../../auth/pki/pem.js';
 import { publicKeysFromPem } from '../../auth/serviceaccount/tokens.js';
 import type { Options } from '../options.js';
 import { OptionsError } from './options-error.js';
+import { parseTokenFile, TokenFileError } from '../../auth/authn/token-file.js';
+import type { UserInfo } from '../../schema/user.js';
 
 /** The contents of the files the flags named, so nothing reads them twice. */
 export interface ValidatedFiles {
@@ -20,6 +22,8 @@ export interface ValidatedFiles {
   readonly serviceAccountSigningKeyPem?: string;
   /** Public keys (or certificates, or private keys) that verify service-account tokens. */
   readonly serviceAccountKeyPem?: string;
+  /** --token-auth-file's users by token. */
+  readonly tokenAuthUsers?: ReadonlyMap<string, UserInfo>;
 }
 
 type Content = 'certificates' | 'key' | 'public keys';
@@ -53,6 +57,26 @@ async function load(opts: { flag: string; path: string | undefined; content: Con
   return text;
 }
 
+/** --token-auth-file: readable and well-formed, or one problem naming the flag and the line's fault. */
+async function loadTokenFile(path: string | undefined, problems: string[]): Promise<ReadonlyMap<string, UserInfo> | undefined> {
+  if (path === undefined) return undefined;
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    problems.push(`--token-auth-file ${JSON.stringify(path)}: ${ERRNO_TEXT[code] ?? (err as Error).message}`);
+    return undefined;
+  }
+  try {
+    return parseTokenFile(text, path);
+  } catch (err) {
+    if (!(err instanceof TokenFileError)) throw err;
+    problems.push(`--token-auth-file: ${err.message}`);
+    return undefined;
+  }
+}
+
 function keyMatches(certPem: string, keyPem: string): boolean {
   try {
     return new X509Certificate(certPem).checkPrivateKey(createPrivateKey(keyPem));
@@ -64,10 +88,10 @@ function keyMatches(certPem: string, keyPem: string): boolean {
 /** Throws OptionsError listing every unreadable or malformed file. */
 export async function validateFiles(options: Options): Promise<ValidatedFiles> {
   // One list per file, joined in flag order: reads finish in any order, the message must not.
-  const perFile: string[][] = Array.from({ length: 8 }, () => []);
+  const perFile: string[][] = Array.from({ length: 9 }, () => []);
   let nth = 0;
   const next = (): string[] => perFile[nth++]!;
-  const [tlsCertPem, tlsKeyPem, clientCaPem, etcdCaPem, etcdCertPem, etcdKeyPem, saSigningPem, saKeyPem] = await Promise.all([
+  const [tlsCertPem, tlsKeyPem, clientCaPem, etcdCaPem, etcdCertPem, etcdKeyPem, saSigningPem, saKeyPem, tokenAuthUsers] = await Promise.all([
     load({ flag: 'tls-cert-file', path: options.tlsCertFile, content: 'certificates', problems: next() }),
     load({ flag: 'tls-private-key-file', path: options.tlsPrivateKeyFile, content: 'key', problems: next() }),
     load({ flag: 'client-ca-file', path: options.clientCaFile, content: 'certificates', problems: next() }),
@@ -76,6 +100,7 @@ export async function validateFiles(options: Options): Promise<ValidatedFiles> {
     load({ flag: 'etcd-keyfile', path: options.etcd.keyFile, content: 'key', problems: next() }),
     load({ flag: 'service-account-signing-key-file', path: options.serviceAccount.signingKeyFile, content: 'key', problems: next() }),
     load({ flag: 'service-account-key-file', path: options.serviceAccount.keyFile, content: 'public keys', problems: next() }),
+    loadTokenFile(options.tokenAuthFile, next()),
   ]);
   const problems = perFile.flat();
   if (tlsCertPem !== undefined && tlsKeyPem !== undefined && !keyMatches(tlsCertPem, tlsKeyPem)) {
@@ -94,5 +119,6 @@ export async function validateFiles(options: Options): Promise<ValidatedFiles> {
   if (etcdKeyPem !== undefined) files.etcdKeyPem = etcdKeyPem;
   if (saSigningPem !== undefined) files.serviceAccountSigningKeyPem = saSigningPem;
   if (saKeyPem !== undefined) files.serviceAccountKeyPem = saKeyPem;
+  if (tokenAuthUsers !== undefined) files.tokenAuthUsers = tokenAuthUsers;
   return files;
 }

@@ -63,9 +63,6 @@ export interface StartHooks {
   readonly onListening?: (inFlight: InFlight) => void;
 }
 
-/** Public-info paths an unauthenticated caller may read (kube's system:public-info-viewer). */
-const ANONYMOUS_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
-
 export async function startServer(options: Options, files: ValidatedFiles, logger: Logger, hooks: StartHooks = {}): Promise<RunningServer> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -129,7 +126,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
       }),
       authorize: createRequestAuthorizer(authorizer),
       authorizer,
-      anonymousPaths: ANONYMOUS_PATHS,
+      anonymous: options.anonymousAuth,
       requestTimeoutMs: options.requestTimeoutMs,
       renderStatus: encodeStatusFor,
     }),

@@ -3,7 +3,6 @@
 // a body before authentication and authorization have passed. A filter throws a
 // StatusError to stop the request; the error handler renders it.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UserInfo } from '../schema/user.js';
 import { createAuthenticateFilter, type AuthenticateRequest } from './filters/authenticate.js';
 import type { Authorizer } from '../auth/authz/authorizer.js';
 import { createAuthorizeFilter, type AuthorizeRequest } from './filters/authorize.js';
@@ -19,9 +18,8 @@ export interface ChainOptions {
   readonly authorize: AuthorizeRequest;
   /** What impersonation asks whether the caller may act as someone else (the same authorizer). */
   readonly authorizer: Authorizer;
-  /** Paths an unauthenticated caller may reach (kube's system:public-info-viewer set). */
-  readonly anonymousPaths: ReadonlySet<string>;
-  readonly anonymousUser?: UserInfo;
+  /** --anonymous-auth: requests without credentials run as system:anonymous. */
+  readonly anonymous: boolean;
   /** --request-timeout in milliseconds; 0 disables. */
   readonly requestTimeoutMs: number;
   readonly renderStatus: RenderStatus;

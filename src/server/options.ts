@@ -47,6 +47,8 @@ export interface Options {
   readonly clientCaFile: string | undefined;
   /** --token-auth-file: static bearer tokens (auth/authn/token-file.ts); undefined: none. */
   readonly tokenAuthFile: string | undefined;
+  /** --anonymous-auth: requests without credentials run as system:anonymous (true) or are 401 (false). */
+  readonly anonymousAuth: boolean;
   readonly authorizationModes: readonly AuthorizationMode[];
   readonly requestTimeoutMs: number;
   readonly minRequestTimeoutSeconds: number;
@@ -121,8 +123,8 @@ class Reader {
     return Number(text);
   }
 
-  bool(name: string): boolean {
-    const text = this.string(name, 'false');
+  bool(name: string, fallback = false): boolean {
+    const text = this.string(name, String(fallback));
     if (['true', '1', 't', 'T', 'TRUE', 'True'].includes(text)) return true;
     if (['false', '0', 'f', 'F', 'FALSE', 'False'].includes(text)) return false;
     this.problems.push(`invalid argument ${JSON.stringify(text)} for "--${name}" flag: not a boolean`);
@@ -292,6 +294,7 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
     tlsPrivateKeyFile,
     clientCaFile: read.optionalPath('client-ca-file', env.cwd),
     tokenAuthFile: read.optionalPath('token-auth-file', env.cwd),
+    anonymousAuth: read.bool('anonymous-auth', true),
     authorizationModes: authorizationModes(read),
     requestTimeoutMs,
     minRequestTimeoutSeconds,

@@ -29,11 +29,26 @@ describe('a default server', () => {
     for (const field of ['gitCommit', 'buildDate', 'goVersion', 'platform']) expect(typeof info[field]).toBe('string');
   });
 
-  test('health endpoints are public, everything else needs credentials (401 Status)', async () => {
-    expect((await call(server, { ca: admin.ca }, { path: '/readyz' })).status).toBe(200);
-    const res = await call(server, { ca: admin.ca }, { path: '/api/v1/namespaces' });
-    expect(res.status).toBe(401);
-    expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+  test('health, version and discovery are public; anything else is 403 for system:anonymous (--anonymous-auth defaults to true)', async () => {
+    const anonymous = { ca: admin.ca };
+    for (const path of ['/readyz', '/livez', '/healthz', '/version', '/api', '/apis', '/api/v1']) {
+      expect((await call(server, anonymous, { path })).status, path).toBe(200);
+    }
+    const res = await call(server, anonymous, { path: '/api/v1/namespaces' });
+    expect(res.status).toBe(403);
+    expect(res.json()).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope',
+      reason: 'Forbidden',
+      details: { kind: 'namespaces' },
+      code: 403,
+    });
+    const metrics = await call(server, anonymous, { path: '/metrics' });
+    expect(metrics.status).toBe(403);
+    expect(metrics.json().message).toBe('forbidden: User "system:anonymous" cannot get path "/metrics"');
   });
 
   test('a client certificate from another CA is refused with 401', async () => {
@@ -167,7 +182,7 @@ describe('a default server', () => {
     });
   }
 
-  test('token requests, the issuer documents and a bad bearer token need credentials (401)', async () => {
+  test('token requests are refused to system:anonymous (403), the issuer documents are public, a bad bearer token is 401', async () => {
     const anonymous = { ca: admin.ca };
     const token = await call(server, anonymous, {
       method: 'POST',
@@ -175,10 +190,15 @@ describe('a default server', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} }),
     });
-    expect(token.status).toBe(401);
-    expect(token.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+    expect(token.status).toBe(403);
+    expect(token.json()).toMatchObject({
+      kind: 'Status',
+      reason: 'Forbidden',
+      code: 403,
+      message: 'serviceaccounts "default" is forbidden: User "system:anonymous" cannot create resource "serviceaccounts/token" in API group "" in the namespace "default"',
+    });
     for (const path of ['/.well-known/openid-configuration', '/openid/v1/jwks']) {
-      expect((await call(server, anonymous, { path })).status).toBe(401);
+      expect((await call(server, anonymous, { path })).status).toBe(200);
     }
     const bad = await call(server, anonymous, { path: '/api/v1/namespaces', headers: { authorization: 'Bearer eyJhbGciOiJFUzI1NiJ9.e30.AAAA' } });
     expect(bad.status).toBe(401);
@@ -239,6 +259,38 @@ describe('--authorization-mode=AlwaysDeny', () => {
       message: expect.stringMatching(/^pods is forbidden: User "bob" cannot list resource "pods" in API group "" in the namespace "default"/),
       details: { kind: 'pods' },
     });
+  });
+});
+
+describe('AlwaysDeny holds for anonymous requests too', () => {
+  test('even the public paths are denied to system:anonymous under AlwaysDeny', async () => {
+    const server = await startKapi({ args: ['--authorization-mode=AlwaysDeny'] });
+    try {
+      const anonymous = { ca: adminCredentials(server.kubeconfig).ca };
+      const res = await call(server, anonymous, { path: '/version' });
+      expect(res.status).toBe(403);
+      expect(res.json().message).toMatch(/^forbidden: User "system:anonymous" cannot get path "\/version"/);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});
+
+describe('--anonymous-auth=false', () => {
+  let server: RunningKapi;
+  beforeAll(async () => {
+    server = await startKapi({ args: ['--anonymous-auth=false'] });
+  }, 60_000);
+  afterAll(async () => server?.stop());
+
+  test('every request without credentials is 401, health included; credentials still work', async () => {
+    const admin = adminCredentials(server.kubeconfig);
+    for (const path of ['/readyz', '/version', '/api', '/api/v1/namespaces', '/openid/v1/jwks']) {
+      const res = await call(server, { ca: admin.ca }, { path });
+      expect(res.status, path).toBe(401);
+      expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+    }
+    expect((await call(server, admin, { path: '/api/v1/namespaces' })).status).toBe(200);
   });
 });
 

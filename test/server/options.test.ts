@@ -23,6 +23,7 @@ const DEFAULTS: Options = {
   tlsPrivateKeyFile: undefined,
   clientCaFile: undefined,
   tokenAuthFile: undefined,
+  anonymousAuth: true,
   authorizationModes: ['AlwaysAllow'],
   requestTimeoutMs: 60_000,
   minRequestTimeoutSeconds: 1800,

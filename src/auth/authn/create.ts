@@ -5,7 +5,7 @@
 // their flags arrive.
 import type { X509Certificate } from 'node:crypto';
 import { parseCertificateBundle } from '../pki/pem.js';
-import type { Authenticator } from './authenticator.js';
+import { AuthenticationError, type Authenticator } from './authenticator.js';
 import { unionAuthenticator, withAuthenticatedGroup } from './union.js';
 import { createX509Authenticator } from './x509.js';
 import { createTokenFileAuthenticator } from './token-file.js';
@@ -30,5 +30,20 @@ export function createAuthenticator(opts: CreateAuthenticatorOptions): Authentic
     ...(opts.staticTokens === undefined ? [] : [createTokenFileAuthenticator(opts.staticTokens)]),
     ...(opts.serviceAccountTokens === undefined ? [] : [opts.serviceAccountTokens]),
   ];
-  return withAuthenticatedGroup(unionAuthenticator(...members));
+  return withAuthenticatedGroup(refuseUnknownBearerTokens(unionAuthenticator(...members)));
+}
+
+/**
+ * A bearer token nobody accepts is refused (kube's bearertoken authenticator:
+ * "invalid bearer token"), so it is a 401 and never an anonymous request.
+ */
+function refuseUnknownBearerTokens(authenticate: Authenticator): Authenticator {
+  return async (req) => {
+    const result = await authenticate(req);
+    if (result !== undefined) return result;
+    const header = req.headers['authorization'];
+    const value = Array.isArray(header) ? header[0] : header;
+    if (typeof value === 'string' && /^Bearer\s+\S/i.test(value)) throw new AuthenticationError('invalid bearer token');
+    return undefined;
+  };
 }

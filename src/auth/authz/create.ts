@@ -5,6 +5,7 @@
 import { alwaysAllow, alwaysDeny } from './always.js';
 import { SYSTEM_PRIVILEGED_GROUP, type Authorizer } from './authorizer.js';
 import { privilegedGroupsAuthorizer } from './privileged-groups.js';
+import { anonymousPolicyAuthorizer } from './anonymous-policy.js';
 import { unionAuthorizer } from './union.js';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny';
@@ -28,5 +29,6 @@ export interface CreateAuthorizerOptions {
 }
 
 export function createAuthorizer(opts: CreateAuthorizerOptions): Authorizer {
-  return unionAuthorizer(privilegedGroupsAuthorizer([SYSTEM_PRIVILEGED_GROUP]), ...opts.modes.map((mode) => BY_MODE[mode]));
+  // Anonymous requests are held to the public paths before any mode is asked (auth/authz/anonymous-policy.ts).
+  return unionAuthorizer(privilegedGroupsAuthorizer([SYSTEM_PRIVILEGED_GROUP]), anonymousPolicyAuthorizer(), ...opts.modes.map((mode) => BY_MODE[mode]));
 }

@@ -1,7 +1,8 @@
-// Authentication: establishes the user or answers 401. An unauthenticated caller
-// is let through only to the public-info paths (/healthz, /livez, /readyz,
-// /version), as kube-apiserver's anonymous authenticator restricted by path
-// conditions does; full anonymous access comes with --anonymous-auth.
+// Authentication: establishes the user or answers 401. A request without
+// credentials runs as system:anonymous (group system:unauthenticated) when
+// --anonymous-auth is on, as kube-apiserver's anonymous authenticator does; what
+// it may reach is the authorizer's decision. With it off, such a request is 401.
+// Credentials that are presented and refused are 401 either way.
 import type { FastifyRequest } from 'fastify';
 import { unauthorized } from '../../errors/status-error.js';
 import type { UserInfo } from '../../schema/user.js';
@@ -13,8 +14,8 @@ const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:una
 
 export function createAuthenticateFilter(opts: {
   readonly authenticate: AuthenticateRequest;
-  readonly anonymousPaths: ReadonlySet<string>;
-  readonly anonymousUser?: UserInfo;
+  /** --anonymous-auth. */
+  readonly anonymous: boolean;
 }) {
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const user = await opts.authenticate(request);
@@ -22,8 +23,8 @@ export function createAuthenticateFilter(opts: {
       request.kapi.user = user;
       return;
     }
-    if (opts.anonymousPaths.has(request.kapi.info.path)) {
-      request.kapi.user = opts.anonymousUser ?? ANONYMOUS;
+    if (opts.anonymous) {
+      request.kapi.user = ANONYMOUS;
       return;
     }
     throw unauthorized();

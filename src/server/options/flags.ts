@@ -90,6 +90,13 @@ export const FLAGS: readonly FlagSpec[] = [
     usage: 'File containing PEM-encoded public keys (or certificates, or private keys) that also verify service account tokens, beside the signing key (for key rotation).',
   },
   {
+    name: 'anonymous-auth',
+    kind: 'bool',
+    defaultText: 'true',
+    usage:
+      'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests, with a username of system:anonymous and a group name of system:unauthenticated. Until RBAC exists, they may reach health, version, discovery and the service-account issuer documents only.',
+  },
+  {
     name: 'token-auth-file',
     kind: 'string',
     defaultText: '',
@@ -117,7 +124,6 @@ export const FLAGS: readonly FlagSpec[] = [
 export const NOT_YET_SUPPORTED: ReadonlySet<string> = new Set([
   'enable-bootstrap-token-auth',
   'service-account-lookup',
-  'anonymous-auth',
   'authorization-config',
   'authorization-policy-file',
   'authorization-webhook-config-file',

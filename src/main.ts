@@ -40,6 +40,7 @@ import { namespaces as namespacesDefinition } from './apis/core/v1/namespaces.js
 import { services as servicesDefinition } from './apis/core/v1/services.js';
 import { createTokenKeys, ensureSigningKeyPem } from './auth/serviceaccount/tokens.js';
 import { createServiceAccountAuthenticator } from './auth/authn/service-account.js';
+import { createBootstrapTokenAuthenticator } from './auth/authn/bootstrap-token.js';
 import { registerServiceAccountIssuerRoutes } from './server/service-account-issuer.js';
 import { isStatusError } from './errors/status-error.js';
 import { createServiceAllocator, firstServiceIP, type ServiceAllocator } from './apis/core/v1/service-allocation.js';
@@ -102,6 +103,15 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   });
 
   const metrics = createApiMetrics();
+  /** A core/v1 object through the registry; undefined when absent (authenticators read tokens' objects). */
+  const coreLookup = async (resource: string, namespace: string, name: string) => {
+    try {
+      return await registry.store({ group: '', version: 'v1', resource }).get({ namespace, name });
+    } catch (err) {
+      if (isStatusError(err) && err.reason === 'NotFound') return undefined;
+      throw err;
+    }
+  };
   const app = createApp({
     tls: { key: certs.servingKey, cert: certs.servingCert, clientCa: certs.clientCa },
     logger,
@@ -110,17 +120,8 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
         authenticator: createAuthenticator({
           clientCaPem: certs.clientCa,
           ...(files.tokenAuthUsers === undefined ? {} : { staticTokens: files.tokenAuthUsers }),
-          serviceAccountTokens: createServiceAccountAuthenticator({
-            keys: tokenKeys,
-            lookup: async (resource, namespace, name) => {
-              try {
-                return await registry.store({ group: '', version: 'v1', resource }).get({ namespace, name });
-              } catch (err) {
-                if (isStatusError(err) && err.reason === 'NotFound') return undefined;
-                throw err;
-              }
-            },
-          }),
+          serviceAccountTokens: createServiceAccountAuthenticator({ keys: tokenKeys, lookup: coreLookup }),
+          ...(options.enableBootstrapTokenAuth ? { bootstrapTokens: createBootstrapTokenAuthenticator({ lookup: (name) => coreLookup('secrets', 'kube-system', name) }) } : {}),
         }),
         onRejected: (err) => logger.info({ reason: err.message }, 'Unable to authenticate the request'),
       }),

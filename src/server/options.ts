@@ -49,6 +49,8 @@ export interface Options {
   readonly tokenAuthFile: string | undefined;
   /** --anonymous-auth: requests without credentials run as system:anonymous (true) or are 401 (false). */
   readonly anonymousAuth: boolean;
+  /** --enable-bootstrap-token-auth: `<id>.<secret>` tokens from kube-system's bootstrap token Secrets. */
+  readonly enableBootstrapTokenAuth: boolean;
   readonly authorizationModes: readonly AuthorizationMode[];
   readonly requestTimeoutMs: number;
   readonly minRequestTimeoutSeconds: number;
@@ -295,6 +297,7 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
     clientCaFile: read.optionalPath('client-ca-file', env.cwd),
     tokenAuthFile: read.optionalPath('token-auth-file', env.cwd),
     anonymousAuth: read.bool('anonymous-auth', true),
+    enableBootstrapTokenAuth: read.bool('enable-bootstrap-token-auth'),
     authorizationModes: authorizationModes(read),
     requestTimeoutMs,
     minRequestTimeoutSeconds,

@@ -19,6 +19,8 @@ export interface CreateAuthenticatorOptions {
   readonly serviceAccountTokens?: Authenticator;
   /** --token-auth-file's users by token; absent: no static tokens. */
   readonly staticTokens?: ReadonlyMap<string, UserInfo>;
+  /** Bootstrap tokens (createBootstrapTokenAuthenticator); absent: none accepted. */
+  readonly bootstrapTokens?: Authenticator;
 }
 
 export function createAuthenticator(opts: CreateAuthenticatorOptions): Authenticator {
@@ -29,6 +31,7 @@ export function createAuthenticator(opts: CreateAuthenticatorOptions): Authentic
     x509,
     ...(opts.staticTokens === undefined ? [] : [createTokenFileAuthenticator(opts.staticTokens)]),
     ...(opts.serviceAccountTokens === undefined ? [] : [opts.serviceAccountTokens]),
+    ...(opts.bootstrapTokens === undefined ? [] : [opts.bootstrapTokens]),
   ];
   return withAuthenticatedGroup(refuseUnknownBearerTokens(unionAuthenticator(...members)));
 }

@@ -97,6 +97,12 @@ export const FLAGS: readonly FlagSpec[] = [
       'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests, with a username of system:anonymous and a group name of system:unauthenticated. Until RBAC exists, they may reach health, version, discovery and the service-account issuer documents only.',
   },
   {
+    name: 'enable-bootstrap-token-auth',
+    kind: 'bool',
+    defaultText: 'false',
+    usage: "Enable to allow secrets of type 'bootstrap.kubernetes.io/token' in the 'kube-system' namespace to be used for TLS bootstrapping authentication.",
+  },
+  {
     name: 'token-auth-file',
     kind: 'string',
     defaultText: '',
@@ -122,7 +128,6 @@ export const FLAGS: readonly FlagSpec[] = [
  * their features land.
  */
 export const NOT_YET_SUPPORTED: ReadonlySet<string> = new Set([
-  'enable-bootstrap-token-auth',
   'service-account-lookup',
   'authorization-config',
   'authorization-policy-file',

@@ -1,0 +1,77 @@
+// Bootstrap tokens (kube's bootstrap token authenticator, --enable-bootstrap-token-auth):
+// a bearer token `<id>.<secret>` (6 and 16 characters of [a-z0-9]) is checked
+// against the Secret `kube-system/bootstrap-token-<id>` of type
+// `bootstrap.kubernetes.io/token`: its token-id and token-secret must match, it
+// must allow authentication (`usage-bootstrap-authentication: "true"`), must not
+// have expired or be being deleted, and its `auth-extra-groups` must each start
+// with `system:bootstrappers:`. The user is `system:bootstrap:<id>` in
+// `system:bootstrappers` plus those groups. A token of this shape that fails a
+// check is not accepted (so it is a 401, never another identity).
+import { timingSafeEqual } from 'node:crypto';
+import type { KubeObject } from '../../schema/object.js';
+import type { Authenticator } from './authenticator.js';
+
+export const BOOTSTRAP_TOKEN_SECRET_TYPE = 'bootstrap.kubernetes.io/token';
+export const BOOTSTRAP_TOKEN_SECRET_PREFIX = 'bootstrap-token-';
+const TOKEN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
+const EXTRA_GROUP = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
+
+/** Reads kube-system/<name>; undefined when absent. */
+export type SecretLookup = (name: string) => Promise<KubeObject | undefined>;
+
+/** A Secret's data value as text (data is base64; stringData never reaches storage). */
+export function secretValue(secret: KubeObject, key: string): string | undefined {
+  const data = secret.data;
+  if (data === null || typeof data !== 'object' || !Object.hasOwn(data, key)) return undefined;
+  const value = (data as Record<string, unknown>)[key];
+  return typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : undefined;
+}
+
+function equalSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The expiration of a token Secret, or undefined when it has none; an unparseable one counts as expired. */
+export function tokenExpiration(secret: KubeObject): Date | undefined | 'invalid' {
+  const text = secretValue(secret, 'expiration');
+  if (text === undefined) return undefined;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? 'invalid' : new Date(at);
+}
+
+/** The extra groups of a token Secret; undefined when one is not a bootstrappers group. */
+export function extraGroups(secret: KubeObject): string[] | undefined {
+  const text = secretValue(secret, 'auth-extra-groups');
+  if (text === undefined || text === '') return [];
+  const groups = text.split(',').map((g) => g.trim());
+  return groups.every((g) => EXTRA_GROUP.test(g)) ? groups : undefined;
+}
+
+function bearerToken(header: string | readonly string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (typeof value !== 'string') return undefined;
+  return /^Bearer\s+(\S+)\s*$/i.exec(value)?.[1];
+}
+
+export function createBootstrapTokenAuthenticator(opts: { lookup: SecretLookup; clock?: () => Date }): Authenticator {
+  const clock = opts.clock ?? (() => new Date());
+  return async (req) => {
+    const token = bearerToken(req.headers['authorization']);
+    const m = token === undefined ? null : TOKEN.exec(token);
+    if (m === null) return undefined;
+    const [, id, secretPart] = m as unknown as [string, string, string];
+    const secret = await opts.lookup(`${BOOTSTRAP_TOKEN_SECRET_PREFIX}${id}`);
+    if (secret === undefined || secret.type !== BOOTSTRAP_TOKEN_SECRET_TYPE) return undefined;
+    if (secret.metadata.deletionTimestamp !== undefined && secret.metadata.deletionTimestamp !== null) return undefined;
+    if (secretValue(secret, 'token-id') !== id) return undefined;
+    if (!equalSecret(secretValue(secret, 'token-secret') ?? '', secretPart)) return undefined;
+    if (secretValue(secret, 'usage-bootstrap-authentication') !== 'true') return undefined;
+    const expiration = tokenExpiration(secret);
+    if (expiration === 'invalid' || (expiration !== undefined && expiration.getTime() <= clock().getTime())) return undefined;
+    const extras = extraGroups(secret);
+    if (extras === undefined) return undefined;
+    return { user: { username: `system:bootstrap:${id}`, groups: ['system:bootstrappers', ...extras] } };
+  };
+}

@@ -41,6 +41,7 @@ import { services as servicesDefinition } from './apis/core/v1/services.js';
 import { createTokenKeys, ensureSigningKeyPem } from './auth/serviceaccount/tokens.js';
 import { createServiceAccountAuthenticator } from './auth/authn/service-account.js';
 import { createBootstrapTokenAuthenticator } from './auth/authn/bootstrap-token.js';
+import { createOidcAuthenticator } from './auth/authn/oidc.js';
 import { registerServiceAccountIssuerRoutes } from './server/service-account-issuer.js';
 import { isStatusError } from './errors/status-error.js';
 import { createServiceAllocator, firstServiceIP, type ServiceAllocator } from './apis/core/v1/service-allocation.js';
@@ -121,6 +122,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
           clientCaPem: certs.clientCa,
           ...(files.tokenAuthUsers === undefined ? {} : { staticTokens: files.tokenAuthUsers }),
           serviceAccountTokens: createServiceAccountAuthenticator({ keys: tokenKeys, lookup: coreLookup }),
+          ...(options.oidc === undefined ? {} : { oidc: createOidcAuthenticator({ ...options.oidc, caPem: files.oidcCaPem }) }),
           ...(options.enableBootstrapTokenAuth ? { bootstrapTokens: createBootstrapTokenAuthenticator({ lookup: (name) => coreLookup('secrets', 'kube-system', name) }) } : {}),
         }),
         onRejected: (err) => logger.info({ reason: err.message }, 'Unable to authenticate the request'),

@@ -51,6 +51,8 @@ export interface Options {
   readonly anonymousAuth: boolean;
   /** --enable-bootstrap-token-auth: `<id>.<secret>` tokens from kube-system's bootstrap token Secrets. */
   readonly enableBootstrapTokenAuth: boolean;
+  /** --oidc-*: undefined without --oidc-issuer-url. */
+  readonly oidc: OidcFlags | undefined;
   readonly authorizationModes: readonly AuthorizationMode[];
   readonly requestTimeoutMs: number;
   readonly minRequestTimeoutSeconds: number;
@@ -91,6 +93,61 @@ const STORAGE_BACKENDS: readonly StorageBackend[] = ['sqlite', 'etcd3'];
 const SQLITE_SYNCHRONOUS: readonly SqliteSynchronous[] = ['FULL', 'NORMAL'];
 
 /** Reads typed flag values, recording one problem per bad value and falling back to the default. */
+/** The --oidc-* flags, checked as kube-apiserver checks them. */
+export interface OidcFlags {
+  readonly issuerUrl: string;
+  readonly clientId: string;
+  readonly usernameClaim: string;
+  readonly usernamePrefix: string | undefined;
+  readonly groupsClaim: string | undefined;
+  readonly groupsPrefix: string;
+  readonly caFile: string | undefined;
+  readonly requiredClaims: ReadonlyMap<string, string>;
+  readonly signingAlgs: readonly string[];
+}
+
+const OIDC_SIGNING_ALGS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
+
+function oidcOptions(read: Reader, cwd: string): OidcFlags | undefined {
+  const issuerUrl = read.string('oidc-issuer-url', '');
+  const others = ['oidc-client-id', 'oidc-username-claim', 'oidc-username-prefix', 'oidc-groups-claim', 'oidc-groups-prefix', 'oidc-ca-file', 'oidc-required-claim', 'oidc-signing-algs'];
+  if (issuerUrl === '') {
+    const given = others.filter((f) => read.has(f));
+    if (given.length > 0) read.problems.push(`--${given[0]} requires --oidc-issuer-url`);
+    return undefined;
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(issuerUrl);
+  } catch {
+    read.problems.push(`--oidc-issuer-url ${JSON.stringify(issuerUrl)} is not a valid URL`);
+  }
+  if (url !== undefined && url.protocol !== 'https:') read.problems.push(`--oidc-issuer-url ${JSON.stringify(issuerUrl)}: only the https scheme is accepted`);
+  const clientId = read.string('oidc-client-id', '');
+  if (clientId === '') read.problems.push('--oidc-client-id must be set when --oidc-issuer-url is set');
+  const signingAlgs = read.list('oidc-signing-algs', ['RS256']);
+  for (const alg of signingAlgs) if (!OIDC_SIGNING_ALGS.includes(alg)) read.problems.push(`--oidc-signing-algs: unsupported signing algorithm ${JSON.stringify(alg)}`);
+  const requiredClaims = new Map<string, string>();
+  for (const pair of read.list('oidc-required-claim', [])) {
+    const at = pair.indexOf('=');
+    if (at <= 0) read.problems.push(`--oidc-required-claim ${JSON.stringify(pair)}: must be key=value`);
+    else requiredClaims.set(pair.slice(0, at), pair.slice(at + 1));
+  }
+  const prefix = read.string('oidc-username-prefix', '');
+  const groupsClaim = read.string('oidc-groups-claim', '');
+  return {
+    issuerUrl,
+    clientId,
+    usernameClaim: read.string('oidc-username-claim', 'sub'),
+    usernamePrefix: prefix === '' ? undefined : prefix,
+    groupsClaim: groupsClaim === '' ? undefined : groupsClaim,
+    groupsPrefix: read.string('oidc-groups-prefix', ''),
+    caFile: read.optionalPath('oidc-ca-file', cwd),
+    requiredClaims,
+    signingAlgs,
+  };
+}
+
 class Reader {
   readonly problems: string[] = [];
   constructor(private readonly values: ReadonlyMap<string, readonly string[]>) {}
@@ -298,6 +355,7 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
     tokenAuthFile: read.optionalPath('token-auth-file', env.cwd),
     anonymousAuth: read.bool('anonymous-auth', true),
     enableBootstrapTokenAuth: read.bool('enable-bootstrap-token-auth'),
+    oidc: oidcOptions(read, env.cwd),
     authorizationModes: authorizationModes(read),
     requestTimeoutMs,
     minRequestTimeoutSeconds,

@@ -25,6 +25,7 @@ const DEFAULTS: Options = {
   tokenAuthFile: undefined,
   anonymousAuth: true,
   enableBootstrapTokenAuth: false,
+  oidc: undefined,
   authorizationModes: ['AlwaysAllow'],
   requestTimeoutMs: 60_000,
   minRequestTimeoutSeconds: 1800,

@@ -21,6 +21,8 @@ export interface CreateAuthenticatorOptions {
   readonly staticTokens?: ReadonlyMap<string, UserInfo>;
   /** Bootstrap tokens (createBootstrapTokenAuthenticator); absent: none accepted. */
   readonly bootstrapTokens?: Authenticator;
+  /** OpenID Connect ID tokens (createOidcAuthenticator); absent: none accepted. */
+  readonly oidc?: Authenticator;
 }
 
 export function createAuthenticator(opts: CreateAuthenticatorOptions): Authenticator {
@@ -32,6 +34,7 @@ export function createAuthenticator(opts: CreateAuthenticatorOptions): Authentic
     ...(opts.staticTokens === undefined ? [] : [createTokenFileAuthenticator(opts.staticTokens)]),
     ...(opts.serviceAccountTokens === undefined ? [] : [opts.serviceAccountTokens]),
     ...(opts.bootstrapTokens === undefined ? [] : [opts.bootstrapTokens]),
+    ...(opts.oidc === undefined ? [] : [opts.oidc]),
   ];
   return withAuthenticatedGroup(refuseUnknownBearerTokens(unionAuthenticator(...members)));
 }

@@ -22,6 +22,8 @@ export interface ValidatedFiles {
   readonly serviceAccountSigningKeyPem?: string;
   /** Public keys (or certificates, or private keys) that verify service-account tokens. */
   readonly serviceAccountKeyPem?: string;
+  /** --oidc-ca-file's certificates. */
+  readonly oidcCaPem?: string;
   /** --token-auth-file's users by token. */
   readonly tokenAuthUsers?: ReadonlyMap<string, UserInfo>;
 }
@@ -88,10 +90,10 @@ function keyMatches(certPem: string, keyPem: string): boolean {
 /** Throws OptionsError listing every unreadable or malformed file. */
 export async function validateFiles(options: Options): Promise<ValidatedFiles> {
   // One list per file, joined in flag order: reads finish in any order, the message must not.
-  const perFile: string[][] = Array.from({ length: 9 }, () => []);
+  const perFile: string[][] = Array.from({ length: 10 }, () => []);
   let nth = 0;
   const next = (): string[] => perFile[nth++]!;
-  const [tlsCertPem, tlsKeyPem, clientCaPem, etcdCaPem, etcdCertPem, etcdKeyPem, saSigningPem, saKeyPem, tokenAuthUsers] = await Promise.all([
+  const [tlsCertPem, tlsKeyPem, clientCaPem, etcdCaPem, etcdCertPem, etcdKeyPem, saSigningPem, saKeyPem, tokenAuthUsers, oidcCaPem] = await Promise.all([
     load({ flag: 'tls-cert-file', path: options.tlsCertFile, content: 'certificates', problems: next() }),
     load({ flag: 'tls-private-key-file', path: options.tlsPrivateKeyFile, content: 'key', problems: next() }),
     load({ flag: 'client-ca-file', path: options.clientCaFile, content: 'certificates', problems: next() }),
@@ -101,6 +103,7 @@ export async function validateFiles(options: Options): Promise<ValidatedFiles> {
     load({ flag: 'service-account-signing-key-file', path: options.serviceAccount.signingKeyFile, content: 'key', problems: next() }),
     load({ flag: 'service-account-key-file', path: options.serviceAccount.keyFile, content: 'public keys', problems: next() }),
     loadTokenFile(options.tokenAuthFile, next()),
+    load({ flag: 'oidc-ca-file', path: options.oidc?.caFile, content: 'certificates', problems: next() }),
   ]);
   const problems = perFile.flat();
   if (tlsCertPem !== undefined && tlsKeyPem !== undefined && !keyMatches(tlsCertPem, tlsKeyPem)) {
@@ -120,5 +123,6 @@ export async function validateFiles(options: Options): Promise<ValidatedFiles> {
   if (saSigningPem !== undefined) files.serviceAccountSigningKeyPem = saSigningPem;
   if (saKeyPem !== undefined) files.serviceAccountKeyPem = saKeyPem;
   if (tokenAuthUsers !== undefined) files.tokenAuthUsers = tokenAuthUsers;
+  if (oidcCaPem !== undefined) files.oidcCaPem = oidcCaPem;
   return files;
 }

@@ -8,6 +8,10 @@
 //   flight over HTTP/1.1 TLS on SQLite, against PUT of the whole object (no
 //   resourceVersion: an unconditional update) to the same object on the same kapi
 //   in the same run, in turns; every answer must be 200 (errors fail the row);
+// - POST of a realistic Deployment (issue #10: 3 containers with probes, resources,
+//   ports, env and mounts; defaulted and validated as kube does) against POST of the
+//   2 KiB ConfigMap, both through the same kapi over HTTP/1.1 TLS on SQLite, 16 in
+//   flight, in turns; every answer must be 201 (errors fail the row);
 // - cold start to `kapi ready` and resident memory.
 // Report-only rows put the POST figures against the storage layer in-process (no
 // transport at all), so what TLS and HTTP cost on this machine stays visible.
@@ -113,6 +117,89 @@ function updateRate1(opts: { port: number; creds: TlsCredentials; verb: 'PUT' | 
       opts.verb === 'PUT'
         ? { method: 'PUT', path, body: Buffer.from(JSON.stringify(patchTarget(`${stamp}-${i}`))) }
         : { method: 'PATCH', path, body: Buffer.from(JSON.stringify({ data: { k: `${stamp}-${i}` } })), contentType: 'application/merge-patch+json' },
+  });
+}
+
+const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
+
+/** One container of the Deployment row: ports, env, resources, the three probes, a mount. */
+function benchContainer(name: string, image: string, port: number): object {
+  const httpProbe = { httpGet: { path: '/healthz', port }, initialDelaySeconds: 5, periodSeconds: 10 };
+  return {
+    name,
+    image,
+    args: ['--port', String(port), '--log-level=info'],
+    ports: [{ name: 'http', containerPort: port }],
+    env: [
+      { name: 'MODE', value: 'production' },
+      { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+    ],
+    resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '512Mi' } },
+    livenessProbe: httpProbe,
+    readinessProbe: { ...httpProbe, periodSeconds: 5 },
+    startupProbe: { tcpSocket: { port }, failureThreshold: 30 },
+    volumeMounts: [{ name: 'config', mountPath: '/etc/app' }],
+  };
+}
+
+/** What a Helm chart sends for a typical three-container workload (about 2 KiB of JSON, like the ConfigMap). */
+function deployment(name: string): object {
+  const labels = { 'app.kubernetes.io/name': 'shop', 'app.kubernetes.io/instance': name };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'default', labels },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels, annotations: { 'prometheus.io/scrape': 'true' } },
+        spec: {
+          containers: [benchContainer('web', 'registry.example.com/shop/web:1.4.2', 8080), benchContainer('api', 'registry.example.com/shop/api:1.4.2', 9090), benchContainer('proxy', 'envoyproxy/envoy:v1.30.1', 9901)],
+          volumes: [{ name: 'config', configMap: { name: 'shop-config' } }],
+        },
+      },
+    },
+  };
+}
+
+/** POSTs of ConfigMaps or Deployments through kapi, 16 in flight; answers other than 201 are counted. */
+function createRate1(opts: { port: number; creds: TlsCredentials; kind: 'ConfigMap' | 'Deployment'; total: number }): Promise<LoadResult> {
+  const prefix = `${opts.kind === 'ConfigMap' ? 'k' : 'w'}${tag()}`;
+  return tlsLoadCounted({
+    port: opts.port,
+    credentials: opts.creds,
+    concurrency: 16,
+    total: opts.total,
+    expectStatus: 201,
+    countErrors: true,
+    request: (i) =>
+      opts.kind === 'ConfigMap'
+        ? { method: 'POST', path: CONFIGMAPS, body: Buffer.from(JSON.stringify(configMap(`${prefix}-${i}`))) }
+        : { method: 'POST', path: DEPLOYMENTS, body: Buffer.from(JSON.stringify(deployment(`${prefix}-${i}`))) },
+  });
+}
+
+/** POST of a realistic Deployment against POST of the 2 KiB ConfigMap, same kapi, in turns. */
+async function deploymentRow(opts: { port: number; creds: TlsCredentials; total: number }): Promise<BenchRow> {
+  const { port, creds, total } = opts;
+  const errors = { ConfigMap: 0, Deployment: 0 };
+  const side = (kind: 'ConfigMap' | 'Deployment') => async (): Promise<number> => {
+    const r = await createRate1({ port, creds, kind, total });
+    errors[kind] += r.errors;
+    if (r.firstError !== undefined) process.stderr.write(`bench http: ${r.errors} of ${total} ${kind} POSTs ${r.firstError.slice(0, 300)}\n`);
+    return r.rate;
+  };
+  const rates = await paired(2, side('ConfigMap'), side('Deployment'));
+  return ratioRow({
+    area: 'http/sqlite',
+    name: `POST of a realistic Deployment (3 containers, probes, resources), 16 in flight, HTTP/1.1 TLS (non-201 answers: ConfigMap ${errors.ConfigMap}, Deployment ${errors.Deployment})`,
+    baselineName: 'POST of the 2 KiB ConfigMap, same kapi',
+    baseline: rates.baseline,
+    measured: rates.measured,
+    unit: 'ops/s',
+    minRatio: 0.8,
+    errors: errors.ConfigMap + errors.Deployment,
   });
 }
 
@@ -283,6 +370,7 @@ async function sqliteRows(n: Sizer): Promise<BenchRow[]> {
       const created = await h2.request('POST', CONFIGMAPS, Buffer.from(JSON.stringify(patchTarget('0'))));
       if (created.status !== 201) throw new Error(`could not create the PATCH target: ${created.status} ${created.body.toString()}`);
       rows.push(await patchRow({ port: kapi.port, creds: kapi.credentials, total: n(3000) }));
+      rows.push(await deploymentRow({ port: kapi.port, creds: kapi.credentials, total: n(3000) }));
       const get2 = await paired(
         2,
         () => getRate(bareH2, path, n(8000), 16),

@@ -14,6 +14,7 @@ const modules: Array<() => Promise<{ bench: Bench }>> = [
   () => import('./http.js'),
   () => import('./cel.js'),
   () => import('./watch-fanout.js'),
+  () => import('./decode.js'),
 ];
 
 export async function main(args: readonly string[]): Promise<void> {

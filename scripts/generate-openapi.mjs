@@ -45,6 +45,29 @@ const OWN_DESCRIPTIONS = {
   'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': 'Metadata every persisted object carries: name, namespace, labels, annotations and system fields.',
 };
 
+// The reference document lost every property named `description` (its prose
+// stripping took them for doc texts), so kinds that have one in Kubernetes 1.36
+// would refuse it as an unknown field. They are put back here: PriorityClass's is
+// field 4 of its message in the reference protos; the apiextensions ones are the
+// documented fields of CRD schemas, printer columns and external docs.
+const RESTORED_PROPERTIES = {
+  'io.k8s.api.scheduling.v1.PriorityClass': { description: { type: 'string' } },
+  'io.k8s.api.scheduling.v1beta1.PriorityClass': { description: { type: 'string' } },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps': { description: { type: 'string' } },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition': { description: { type: 'string' } },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation': { description: { type: 'string' } },
+};
+
+function restoreProperties(name, schema) {
+  const restored = RESTORED_PROPERTIES[name];
+  if (restored === undefined) return schema;
+  const properties = { ...(schema.properties ?? {}) };
+  for (const [key, value] of Object.entries(restored)) if (!Object.hasOwn(properties, key)) properties[key] = value;
+  const sorted = {};
+  for (const key of Object.keys(properties).sort()) sorted[key] = properties[key];
+  return { ...schema, properties: sorted };
+}
+
 function stripSchema(schema) {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
   const out = {};
@@ -69,7 +92,7 @@ function generateDefinitions(reference) {
   const doc = JSON.parse(readFileSync(join(reference, 'kubernetes-1.36-openapi-v2.json'), 'utf8'));
   const definitions = {};
   for (const name of Object.keys(doc.definitions).sort()) {
-    const schema = stripSchema(doc.definitions[name]);
+    const schema = restoreProperties(name, stripSchema(doc.definitions[name]));
     const own = OWN_DESCRIPTIONS[name];
     definitions[name] = own === undefined ? schema : { description: own, ...schema };
   }

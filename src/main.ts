@@ -31,7 +31,11 @@ import { registerDiscoveryRoutes } from './endpoints/discovery/routes.js';
 import { installResources } from './endpoints/installer.js';
 import { encodeStatusFor } from './endpoints/negotiation.js';
 import { createOpenApi, registerOpenApiRoutes } from './endpoints/openapi/index.js';
-import { createAdmissionChain } from './admission/chain.js';
+import { createAdmissionChain, defaultAdmissionPlugins } from './admission/chain.js';
+import { priorityAdmissionFromStorage } from './apis/scheduling/v1/index.js';
+import { createRulesResolver } from './apis/authorization/v1/rules-resolver.js';
+import { bootstrapPriorityClasses } from './server/bootstrap-scheduling.js';
+import { bootstrapFlowControl } from './server/bootstrap-flowcontrol.js';
 import { createCatalog } from './registry/catalog.js';
 import { createRegistry } from './registry/registry.js';
 import { collectionPrefix } from './registry/keys.js';
@@ -93,18 +97,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     clusterIPRange: options.serviceClusterIPRange,
     nodePortRange: options.serviceNodePortRange,
   });
-  // The served set: the built-in groups now; custom resources join and leave it at run time.
-  const catalog = createCatalog(builtinApis({ tokenIssuer: tokenKeys, serviceAllocator, authorizer }));
-  const registry = createRegistry({
-    storage,
-    catalog,
-    admission: createAdmissionChain(),
-    clock: () => new Date(),
-    lookup: namespaceCache,
-  });
-
-  const metrics = createApiMetrics();
-  /** A core/v1 object through the registry; undefined when absent (authenticators read tokens' objects). */
+  /** A core/v1 object through the registry (declared below; used only once requests arrive); undefined when absent. */
   const coreLookup = async (resource: string, namespace: string, name: string) => {
     try {
       return await registry.store({ group: '', version: 'v1', resource }).get({ namespace, name });
@@ -113,18 +106,40 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
       throw err;
     }
   };
+  // The request authenticator, also asked by TokenReview (authentication/v1).
+  const authenticator = createAuthenticator({
+    clientCaPem: certs.clientCa,
+    ...(files.tokenAuthUsers === undefined ? {} : { staticTokens: files.tokenAuthUsers }),
+    serviceAccountTokens: createServiceAccountAuthenticator({ keys: tokenKeys, lookup: coreLookup }),
+    ...(options.oidc === undefined ? {} : { oidc: createOidcAuthenticator({ ...options.oidc, caPem: files.oidcCaPem }) }),
+    ...(options.enableBootstrapTokenAuth ? { bootstrapTokens: createBootstrapTokenAuthenticator({ lookup: (name) => coreLookup('secrets', 'kube-system', name) }) } : {}),
+  });
+  // The served set: the built-in groups now; custom resources join and leave it at run time.
+  const catalog = createCatalog(
+    builtinApis({
+      tokenIssuer: tokenKeys,
+      serviceAllocator,
+      authorizer,
+      rulesResolver: createRulesResolver({ modes: options.authorizationModes }),
+      authentication: { authenticator, apiAudiences: tokenKeys.apiAudiences },
+    }),
+  );
+  const registry = createRegistry({
+    storage,
+    catalog,
+    // kube's Priority plugin reads the other classes (one global default, system classes kept).
+    admission: createAdmissionChain({ plugins: [...defaultAdmissionPlugins(), priorityAdmissionFromStorage(storage)] }),
+    clock: () => new Date(),
+    lookup: namespaceCache,
+  });
+
+  const metrics = createApiMetrics();
   const app = createApp({
     tls: { key: certs.servingKey, cert: certs.servingCert, clientCa: certs.clientCa },
     logger,
     filters: createChain({
       authenticate: createRequestAuthenticator({
-        authenticator: createAuthenticator({
-          clientCaPem: certs.clientCa,
-          ...(files.tokenAuthUsers === undefined ? {} : { staticTokens: files.tokenAuthUsers }),
-          serviceAccountTokens: createServiceAccountAuthenticator({ keys: tokenKeys, lookup: coreLookup }),
-          ...(options.oidc === undefined ? {} : { oidc: createOidcAuthenticator({ ...options.oidc, caPem: files.oidcCaPem }) }),
-          ...(options.enableBootstrapTokenAuth ? { bootstrapTokens: createBootstrapTokenAuthenticator({ lookup: (name) => coreLookup('secrets', 'kube-system', name) }) } : {}),
-        }),
+        authenticator,
         onRejected: (err) => logger.info({ reason: err.message }, 'Unable to authenticate the request'),
       }),
       authorize: createRequestAuthorizer(authorizer),
@@ -173,6 +188,8 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   // Everything below is ensured (server/ensure.ts): a restart, a start after a
   // crash part way through this list, and replicas starting together all pass.
   await bootstrapNamespaces(registry);
+  await bootstrapPriorityClasses(registry);
+  await bootstrapFlowControl(registry);
   const kubernetesService = await bootstrapKubernetesService(registry, {
     clusterIP: firstServiceIP(options.serviceClusterIPRange),
     securePort: options.securePort,

@@ -4,13 +4,14 @@
 // adds the result to the catalog. Adding a kind means adding it to its group's
 // index and nothing else.
 import type { ResourceDefinition } from '../registry/define-resource.js';
-import { authenticationV1 } from './authentication/v1/index.js';
+import { authenticationV1, type AuthenticationV1Dependencies } from './authentication/v1/index.js';
 import { authenticationV1beta1 } from './authentication/v1beta1/index.js';
 import { authorizationV1, type AuthorizationV1Dependencies } from './authorization/v1/index.js';
 import { coreV1, coreV1Resources, type CoreV1Dependencies } from './core/v1/index.js';
 import { apiregistrationV1 } from './apiregistration/v1/index.js';
 import { appsV1 } from './apps/v1/index.js';
 import { eventsV1 } from './events/v1/index.js';
+import { autoscalingV1 } from './autoscaling/v1/index.js';
 import { autoscalingV2 } from './autoscaling/v2/index.js';
 import { batchV1 } from './batch/v1/index.js';
 import { certificatesV1 } from './certificates/v1/index.js';
@@ -27,19 +28,22 @@ import { discoveryV1 } from './discovery/v1/index.js';
 import { flowcontrolV1 } from './flowcontrol/v1/index.js';
 import { resourceV1 } from './resource/v1/index.js';
 
-export type BuiltinDependencies = CoreV1Dependencies & AuthorizationV1Dependencies;
+export type BuiltinDependencies = CoreV1Dependencies & AuthorizationV1Dependencies & { readonly authentication?: AuthenticationV1Dependencies };
 
 /** Every built-in resource the server serves. */
 export function builtinApis(deps: BuiltinDependencies): ResourceDefinition[] {
+  const autoscaling = autoscalingV2();
+  const horizontalPodAutoscalers = autoscaling.find((d) => d.plural === 'horizontalpodautoscalers')!;
   return [
     ...coreV1(deps),
     ...apiregistrationV1(),
     ...appsV1(),
     ...eventsV1(),
-    ...authenticationV1(),
+    ...authenticationV1(deps.authentication),
     ...authenticationV1beta1(),
     ...authorizationV1(deps),
-    ...autoscalingV2(),
+    ...autoscaling,
+    ...autoscalingV1({ horizontalPodAutoscalers }),
     ...batchV1(),
     ...certificatesV1(),
     ...networkingV1(),

@@ -56,6 +56,34 @@ export function allNodes(root: AstNode): AstNode[] {
   return out;
 }
 
+/**
+ * How deep the tree nests, walked without recursion so a hostile expression
+ * (50,000 `!`) cannot overflow the stack while being measured.
+ */
+export function astDepth(root: AstNode): number {
+  let max = 0;
+  const seen = new Set<unknown>();
+  const stack: [unknown, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (Array.isArray(v)) {
+      for (const item of v) stack.push([item, depth]);
+    } else if (isAstNode(v)) {
+      if (seen.has(v)) continue;
+      seen.add(v);
+      const here = depth + 1;
+      if (here > max) max = here;
+      stack.push([v.args, here]);
+      const meta = v.meta;
+      if (meta.alternate !== undefined) stack.push([meta.alternate, here]);
+      if (meta.macro !== undefined) stack.push([[meta.macro.args, meta.macro.val, meta.macro.exp], here]);
+    } else if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype) {
+      for (const k of Object.keys(v)) stack.push([(v as Record<string, unknown>)[k], depth]);
+    }
+  }
+  return max;
+}
+
 /** The name and receiver of a call node (`rcall` is a method call, `call` a global one). */
 export function callParts(node: AstNode): { name: string; target?: AstNode; args: readonly AstNode[] } | undefined {
   if (node.op === 'call') {

@@ -73,13 +73,20 @@ export class CelEnvironment {
       this.cacheHits++;
       return hit;
     }
-    const program = compileProgram({
-      expression,
-      parse: (e) => this.parse(e),
-      overrides: this.overrides,
-      decls: this.decls,
-      perCallLimit: this.perCallLimit,
-    });
+    let program: Program;
+    try {
+      program = compileProgram({
+        expression,
+        parse: (e) => this.parse(e),
+        overrides: this.overrides,
+        decls: this.decls,
+        perCallLimit: this.perCallLimit,
+      });
+    } catch (err) {
+      // The parser itself recurses: an expression nested past the stack is a client's mistake, not a crash.
+      if (err instanceof RangeError) throw new CelCompileError('max recursion depth exceeded', expression, undefined);
+      throw err;
+    }
     if (program.estimatedCost > this.costLimit) {
       throw new CelCompileError(
         `estimated rule cost ${formatCost(program.estimatedCost)} exceeds the limit ${this.costLimit}; ` +

@@ -2,7 +2,7 @@
 // metered. evaluate() binds variables (schema-typed ones from plain JSON) and
 // stops with CostLimitExceeded once the evaluation spends perCallLimit.
 import { EvaluationError } from '@marcbachmann/cel-js';
-import { allNodes, callParts, type AstNode } from './ast.js';
+import { allNodes, astDepth, callParts, type AstNode } from './ast.js';
 import { toCelValue } from './bindings.js';
 import { estimateCost } from './cost.js';
 import { CostMeter, instrument } from './runtime-cost.js';
@@ -29,6 +29,9 @@ export interface Program {
   evaluate(bindings: Readonly<Record<string, unknown>>): unknown;
 }
 
+/** cel-go's default parser recursion limit. */
+export const MAX_RECURSION_DEPTH = 250;
+
 const REGEX_FUNCTIONS = new Set(['kapi_matches', 'find', 'findAll']);
 
 export function compileProgram(input: {
@@ -40,6 +43,8 @@ export function compileProgram(input: {
 }): Program {
   const { expression, decls } = input;
   const parsed = input.parse(expression);
+  // cel-go's parser stops at a recursion depth of 250; the walks below recurse too.
+  if (astDepth(parsed.ast) > MAX_RECURSION_DEPTH) throw new CelCompileError('max recursion depth exceeded', expression, undefined);
   redirectOverrides(parsed.ast, input.overrides);
   parsed.check();
   const nodes = allNodes(parsed.ast);

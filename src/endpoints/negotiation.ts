@@ -1,10 +1,12 @@
 // Content negotiation for resource endpoints: which codec reads the request body
 // (Content-Type) and which writes the answer (Accept, ?pretty). Mirrors apiserver's
 // handlers/negotiation: q-values, wildcards, and `as=`/`g=`/`v=` parameters that ask
-// for a transformed kind. Of those we serve meta.k8s.io Table (v1 and v1beta1) in
-// JSON or YAML — Table has no protobuf message — and skip the rest
-// (PartialObjectMetadata), so a plain entry later in the list wins. Error bodies
-// use encodeStatusFor.
+// for a transformed kind. Of those we serve meta.k8s.io (v1 and v1beta1) Table in
+// JSON or YAML — Table has no protobuf message — and PartialObjectMetadata /
+// PartialObjectMetadataList (the metadata-only forms client-go's metadata client,
+// informers and garbage collector ask for) in any codec that can write them, as
+// kube's AllowsMediaTypeTransform does; other `as=` entries are skipped, so a
+// plain entry later in the list wins. Error bodies use encodeStatusFor.
 import type { FastifyRequest } from 'fastify';
 import type { Codec } from '../codecs/codec.js';
 import { PROTOBUF_MEDIA_TYPE, defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
@@ -12,6 +14,8 @@ import type { WatchFramer } from '../codecs/framing.js';
 import { encodeShared } from '../codecs/shared-encoding.js';
 import { notAcceptable, unsupportedMediaType, type StatusBody } from '../errors/status-error.js';
 import type { TableVersion } from '../registry/table.js';
+import { asPartialMetadata, isUntransformable, type PartialTarget } from './partial-metadata.js';
+import type { KubeList, KubeObject } from '../schema/object.js';
 
 export interface MediaRange {
   readonly type: string;
@@ -94,6 +98,8 @@ export interface NegotiatedOutput {
   readonly codec: Codec;
   /** Set when the chosen Accept entry asks for a meta.k8s.io Table of this version. */
   readonly table?: TableVersion;
+  /** Set when the chosen Accept entry asks for the metadata-only form. */
+  readonly partial?: PartialTarget;
 }
 
 /** The Table version an `as=Table;g=meta.k8s.io;v=…` entry asks for; undefined for other entries. */
@@ -101,6 +107,13 @@ function tableVersionOf(range: MediaRange): TableVersion | undefined {
   const { as, g, v } = range.params;
   if (as !== 'Table' || g !== 'meta.k8s.io') return undefined;
   return v === 'v1' || v === 'v1beta1' ? v : undefined;
+}
+
+/** The metadata-only form an `as=PartialObjectMetadata[List];g=meta.k8s.io;v=…` entry asks for; undefined for other entries. */
+function partialTargetOf(range: MediaRange): PartialTarget | undefined {
+  const { as, g, v } = range.params;
+  if ((as !== 'PartialObjectMetadata' && as !== 'PartialObjectMetadataList') || g !== 'meta.k8s.io') return undefined;
+  return v === 'v1' || v === 'v1beta1' ? { kind: as, version: v } : undefined;
 }
 
 /**
@@ -129,10 +142,17 @@ function pickOutput(opts: OutputNegotiation, codecs: CodecRegistry, allows: (ran
   for (const range of parseAccept(header)) {
     const rangePretty = pretty || range.params.pretty === '1';
     if (range.params.as !== undefined) {
-      const table = tableVersionOf(range);
       const codec = codecs.forMediaType(`${range.type}/${range.subtype}`);
+      if (codec === undefined) continue;
+      const partial = partialTargetOf(range);
+      if (partial !== undefined) {
+        // Protobuf only where a message exists (v1beta1 PartialObjectMetadata has none of its own here).
+        if (!codecs.canEncode(codec, { apiVersion: `meta.k8s.io/${partial.version}`, kind: partial.kind }) || !allows(range, codec)) continue;
+        return { codec: pick(codecs, codec, rangePretty), partial };
+      }
+      const table = tableVersionOf(range);
       // Table is written only as JSON or YAML (kubectl-wire §5).
-      if (table === undefined || codec === undefined || codec.mediaType === PROTOBUF_MEDIA_TYPE || !allows(range, codec)) continue;
+      if (table === undefined || codec.mediaType === PROTOBUF_MEDIA_TYPE || !allows(range, codec)) continue;
       return { codec: pick(codecs, codec, rangePretty), table };
     }
     if (range.type === '*' || (range.subtype === '*' && range.type === 'application')) {
@@ -149,6 +169,8 @@ export interface NegotiatedWatch {
   readonly framer: WatchFramer;
   /** Set when the chosen Accept entry asks for a meta.k8s.io Table of this version. */
   readonly table?: TableVersion;
+  /** Set when the chosen Accept entry asks for the metadata-only form of each event's object. */
+  readonly partial?: PartialTarget;
 }
 
 /**
@@ -168,7 +190,11 @@ export function negotiateWatchOutput(opts: OutputNegotiation): NegotiatedWatch {
   });
   const framer = picked === undefined ? undefined : codecs.framerFor(picked.codec);
   if (picked === undefined || framer === undefined) throw notAcceptable(codecs.streamMediaTypes);
-  return picked.table === undefined ? { framer } : { framer, table: picked.table };
+  return {
+    framer,
+    ...(picked.table === undefined ? {} : { table: picked.table }),
+    ...(picked.partial === undefined ? {} : { partial: picked.partial }),
+  };
 }
 
 /** The watch framing for this request's Accept on a resource of `type`; throws 406 when none fits. */
@@ -221,12 +247,24 @@ export function tableVersionFor(
 }
 
 /**
+ * What this request's Accept asks a get or list of `type` to answer: the object
+ * itself, a Table, or a metadata-only form; throws 406 when no entry fits.
+ */
+export function outputTargetFor(
+  request: FastifyRequest,
+  type: { apiVersion: string; kind: string },
+  codecs?: CodecRegistry,
+): NegotiatedOutput {
+  return negotiateOutputTarget({ accept: header(request, 'accept'), ...(codecs === undefined ? {} : { codecs }), type });
+}
+
+/**
  * Encodes an object for this request's Accept; throws 406 when nothing fits. A
  * Table answers with the Accept entry's parameters in its Content-Type, as
  * kube-apiserver does (application/json;as=Table;v=v1;g=meta.k8s.io).
  */
 export function encodeFor(request: FastifyRequest, obj: { apiVersion?: string; kind?: string }, codecs?: CodecRegistry): EncodedBody {
-  const { codec, table } = negotiateOutputTarget({
+  const { codec, table, partial } = negotiateOutputTarget({
     accept: header(request, 'accept'),
     pretty: isPretty(request.query),
     ...(codecs === undefined ? {} : { codecs }),
@@ -234,7 +272,14 @@ export function encodeFor(request: FastifyRequest, obj: { apiVersion?: string; k
   });
   const isTable = table !== undefined && obj.kind === 'Table' && obj.apiVersion === `meta.k8s.io/${table}`;
   const contentType = isTable ? `${codec.mediaType};as=Table;v=${table};g=meta.k8s.io` : codec.mediaType;
-  return { contentType, body: encodeShared(codec, obj) };
+  // Writes and deletes answer their object in the metadata-only form too (get and list transform earlier).
+  const shown = partial !== undefined && !isUntransformable(obj) && isObjectLike(obj) ? asPartialMetadata(obj, partial) : obj;
+  return { contentType, body: encodeShared(codec, shown) };
+}
+
+function isObjectLike(obj: unknown): obj is KubeObject | KubeList {
+  const metadata = (obj as { metadata?: unknown }).metadata;
+  return typeof metadata === 'object' && metadata !== null;
 }
 
 /**

@@ -74,8 +74,10 @@ describe('a server trusting an OIDC issuer', () => {
     });
 
     test(`${binary.name}: a token for another client or without the required claim is 401`, async () => {
-      for (const [name, extra] of [['aud', { aud: 'other' }], ['hd', { hd: 'evil.example' }]] as const) {
-        const token = await issuer.sign({ iss: issuer.url, aud: 'kapi', sub: 'u-1', email: 'alice@example.com', hd: 'example.com', iat: now(), exp: now() + 600, ...extra });
+      const cases: [string, Record<string, unknown>][] = [['aud', { aud: 'other' }], ['hd', { hd: 'evil.example' }]];
+      for (const [name, extra] of cases) {
+        const base: Record<string, unknown> = { iss: issuer.url, sub: 'u-1', email: 'alice@example.com', iat: now(), exp: now() + 600, aud: 'kapi', hd: 'example.com' };
+        const token = await issuer.sign({ ...base, ...extra });
         const res = await kubectlAsync(binary, kubeconfigWithToken(token, `${name}-${binary.name}`), ['auth', 'whoami', '-o', 'json']);
         expect(res.code, name).not.toBe(0);
         expect(res.stderr, name).toMatch(/Unauthorized|provide credentials/);

@@ -21,6 +21,15 @@ export interface ResourceTesterCase {
   readonly update: (obj: KubeObject) => KubeObject;
   /** A fresh server serving the definition; default: the example.test harness. */
   readonly harness?: () => Promise<Harness>;
+  /**
+   * The object for a base name the tester picks ('one', 'dup', ...), for kinds whose
+   * names are derived from their content (a CRD is `<plural>.<group>`, an
+   * APIService `<version>.<group>`, an IPAddress an address). Default: the base as
+   * metadata.name.
+   */
+  readonly named?: (obj: KubeObject, base: string) => KubeObject;
+  /** false: the kind's names cannot be generated (kube refuses generateName for it). */
+  readonly generateName?: false;
 }
 
 export interface CreateOnlyTesterCase {
@@ -45,6 +54,9 @@ export function describeResource(c: ResourceTesterCase): void {
   const apiVersion = apiVersionOf(c.definition);
   // Kinds whose DELETE only marks the object while their own finalizers remain (namespaces).
   const hold = c.definition.strategy.deletionHold;
+  const make = (obj: KubeObject, base: string): KubeObject => (c.named === undefined ? named(obj, base) : c.named(structuredClone(obj), base));
+  /** The name an object made from `base` has. */
+  const nameOf = (base: string): string => make(c.valid, base).metadata.name!;
   describe(`resource ${c.definition.plural}`, () => {
     let h: Harness;
     beforeAll(async () => {
@@ -59,99 +71,99 @@ export function describeResource(c: ResourceTesterCase): void {
     }
 
     test('create answers 201 with system metadata, get returns the same object', async () => {
-      const res = await post(named(c.valid, 'one'));
+      const res = await post(make(c.valid, 'one'));
       expect(res.statusCode).toBe(201);
       const created = res.json();
-      expect(created).toMatchObject({ kind: c.definition.kind, apiVersion, metadata: { name: 'one' } });
+      expect(created).toMatchObject({ kind: c.definition.kind, apiVersion, metadata: { name: nameOf('one') } });
       expect(created.metadata.uid).toMatch(/.+/);
       expect(created.metadata.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       expect(created.metadata.resourceVersion).toMatch(/^\d+$/);
-      const get = await h.app.inject({ method: 'GET', url: `${c.collection}/one` });
+      const get = await h.app.inject({ method: 'GET', url: `${c.collection}/${nameOf('one')}` });
       expect(get.statusCode).toBe(200);
       expect(get.json()).toEqual(created);
     });
 
     test('create of an existing name is 409 AlreadyExists', async () => {
-      await post(named(c.valid, 'dup'));
-      const res = await post(named(c.valid, 'dup'));
+      await post(make(c.valid, 'dup'));
+      const res = await post(make(c.valid, 'dup'));
       expect(res.statusCode).toBe(409);
-      expect(res.json()).toMatchObject({ reason: 'AlreadyExists', details: { name: 'dup', kind: c.definition.plural } });
+      expect(res.json()).toMatchObject({ reason: 'AlreadyExists', details: { name: nameOf('dup'), kind: c.definition.plural } });
     });
 
     for (const inv of c.invalid) {
       test(`invalid: ${inv.name} is 422 and not stored`, async () => {
-        const res = await post(named(inv.object, `bad-${c.invalid.indexOf(inv)}`));
+        const res = await post(make(inv.object, `bad-${c.invalid.indexOf(inv)}`));
         expect(res.statusCode).toBe(422);
         const body = res.json();
         expect(body).toMatchObject({ reason: 'Invalid', details: { kind: c.definition.kind } });
         expect(body.details.causes.map((x: { field: string }) => x.field)).toContain(inv.wantField);
-        const get = await h.app.inject({ method: 'GET', url: `${c.collection}/bad-${c.invalid.indexOf(inv)}` });
+        const get = await h.app.inject({ method: 'GET', url: `${c.collection}/${make(inv.object, `bad-${c.invalid.indexOf(inv)}`).metadata.name ?? ''}` });
         expect(get.statusCode).toBe(404);
       });
     }
 
     test('list returns created objects with a list resourceVersion', async () => {
-      await post(named(c.valid, 'listed'));
+      await post(make(c.valid, 'listed'));
       const res = await h.app.inject({ method: 'GET', url: c.collection });
       expect(res.statusCode).toBe(200);
       const list = res.json();
       expect(list).toMatchObject({ kind: c.definition.listKind, apiVersion });
       expect(list.metadata.resourceVersion).toMatch(/^\d+$/);
-      expect(list.items.map((i: KubeObject) => i.metadata.name)).toContain('listed');
+      expect(list.items.map((i: KubeObject) => i.metadata.name)).toContain(nameOf('listed'));
     });
 
     test('list by fieldSelector metadata.name returns only that object', async () => {
-      await post(named(c.valid, 'sel-a'));
-      await post(named(c.valid, 'sel-b'));
-      const res = await h.app.inject({ method: 'GET', url: `${c.collection}?fieldSelector=metadata.name%3Dsel-b` });
+      await post(make(c.valid, 'sel-a'));
+      await post(make(c.valid, 'sel-b'));
+      const res = await h.app.inject({ method: 'GET', url: `${c.collection}?fieldSelector=metadata.name%3D${nameOf('sel-b')}` });
       expect(res.statusCode).toBe(200);
-      expect(res.json().items.map((i: KubeObject) => i.metadata.name)).toEqual(['sel-b']);
+      expect(res.json().items.map((i: KubeObject) => i.metadata.name)).toEqual([nameOf('sel-b')]);
     });
 
     test('update with the current resourceVersion succeeds; a stale one is 409 and changes nothing', async () => {
-      const created = (await post(named(c.valid, 'upd'))).json();
+      const created = (await post(make(c.valid, 'upd'))).json();
       const changed = c.update(created);
-      const ok = await h.app.inject({ method: 'PUT', url: `${c.collection}/upd`, payload: changed as object });
+      const ok = await h.app.inject({ method: 'PUT', url: `${c.collection}/${nameOf('upd')}`, payload: changed as object });
       expect(ok.statusCode).toBe(200);
       const updated = ok.json();
       expect(Number(updated.metadata.resourceVersion)).toBeGreaterThan(Number(created.metadata.resourceVersion));
       expect(updated.metadata.uid).toBe(created.metadata.uid);
-      const stale = await h.app.inject({ method: 'PUT', url: `${c.collection}/upd`, payload: created as object });
+      const stale = await h.app.inject({ method: 'PUT', url: `${c.collection}/${nameOf('upd')}`, payload: created as object });
       expect(stale.statusCode).toBe(409);
       expect(stale.json()).toMatchObject({ reason: 'Conflict', message: expect.stringContaining('the object has been modified') });
-      const get = await h.app.inject({ method: 'GET', url: `${c.collection}/upd` });
+      const get = await h.app.inject({ method: 'GET', url: `${c.collection}/${nameOf('upd')}` });
       expect(get.json()).toEqual(updated);
     });
 
     if (hold !== undefined) {
       const refusal = hold.conflictWhilePending;
       test('delete marks the object and keeps it while its finalizers remain', async () => {
-        const created = (await post(named(c.valid, 'held'))).json();
-        const res = await h.app.inject({ method: 'DELETE', url: `${c.collection}/held` });
+        const created = (await post(make(c.valid, 'held'))).json();
+        const res = await h.app.inject({ method: 'DELETE', url: `${c.collection}/${nameOf('held')}` });
         expect(res.statusCode).toBe(200);
         const marked = res.json();
         expect(marked.metadata).toMatchObject({ uid: created.metadata.uid, deletionTimestamp: expect.stringMatching(/Z$/) });
-        const get = await h.app.inject({ method: 'GET', url: `${c.collection}/held` });
+        const get = await h.app.inject({ method: 'GET', url: `${c.collection}/${nameOf('held')}` });
         expect(get.statusCode).toBe(200);
         expect(get.json()).toEqual(marked);
-        const again = await h.app.inject({ method: 'DELETE', url: `${c.collection}/held` });
+        const again = await h.app.inject({ method: 'DELETE', url: `${c.collection}/${nameOf('held')}` });
         if (refusal === undefined) expect(again.statusCode).toBe(200);
         else expect(again.json()).toMatchObject({ code: 409, reason: 'Conflict', message: expect.stringContaining(refusal) });
       });
     } else {
       test('delete removes the object; a second delete is 404', async () => {
-        const created = (await post(named(c.valid, 'del'))).json();
-        const res = await h.app.inject({ method: 'DELETE', url: `${c.collection}/del` });
+        const created = (await post(make(c.valid, 'del'))).json();
+        const res = await h.app.inject({ method: 'DELETE', url: `${c.collection}/${nameOf('del')}` });
         expect(res.statusCode).toBe(200);
         const body = res.json();
         if (c.definition.strategy.returnDeletedObject === true) expect(body.metadata.uid).toBe(created.metadata.uid);
-        else expect(body).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'del', kind: c.definition.plural, uid: created.metadata.uid } });
-        expect((await h.app.inject({ method: 'GET', url: `${c.collection}/del` })).statusCode).toBe(404);
-        expect((await h.app.inject({ method: 'DELETE', url: `${c.collection}/del` })).statusCode).toBe(404);
+        else expect(body).toMatchObject({ kind: 'Status', status: 'Success', details: { name: nameOf('del'), kind: c.definition.plural, uid: created.metadata.uid } });
+        expect((await h.app.inject({ method: 'GET', url: `${c.collection}/${nameOf('del')}` })).statusCode).toBe(404);
+        expect((await h.app.inject({ method: 'DELETE', url: `${c.collection}/${nameOf('del')}` })).statusCode).toBe(404);
       });
     }
 
-    test('generateName appends five characters from kube alphabet', async () => {
+    if (c.generateName !== false) test('generateName appends five characters from kube alphabet', async () => {
       const obj = structuredClone(c.valid);
       obj.metadata = { ...obj.metadata, generateName: 'gen-' };
       const res = await post(obj);
@@ -162,20 +174,20 @@ export function describeResource(c: ResourceTesterCase): void {
     });
 
     test('dryRun=All runs everything and persists nothing', async () => {
-      const res = await post(named(c.valid, 'dry'), '?dryRun=All');
+      const res = await post(make(c.valid, 'dry'), '?dryRun=All');
       expect(res.statusCode).toBe(201);
-      expect(res.json().metadata.name).toBe('dry');
-      expect((await h.app.inject({ method: 'GET', url: `${c.collection}/dry` })).statusCode).toBe(404);
+      expect(res.json().metadata.name).toBe(nameOf('dry'));
+      expect((await h.app.inject({ method: 'GET', url: `${c.collection}/${nameOf('dry')}` })).statusCode).toBe(404);
       const invalidDry = c.invalid[0];
       if (invalidDry !== undefined) {
-        expect((await post(named(invalidDry.object, 'dry-bad'), '?dryRun=All')).statusCode).toBe(422);
+        expect((await post(make(invalidDry.object, 'dry-bad'), '?dryRun=All')).statusCode).toBe(422);
       }
-      const created = (await post(named(c.valid, 'dry2'))).json();
-      const upd = await h.app.inject({ method: 'PUT', url: `${c.collection}/dry2?dryRun=All`, payload: c.update(created) as object });
+      const created = (await post(make(c.valid, 'dry2'))).json();
+      const upd = await h.app.inject({ method: 'PUT', url: `${c.collection}/${nameOf('dry2')}?dryRun=All`, payload: c.update(created) as object });
       expect(upd.statusCode).toBe(200);
-      const del = await h.app.inject({ method: 'DELETE', url: `${c.collection}/dry2`, payload: { dryRun: ['All'] } });
+      const del = await h.app.inject({ method: 'DELETE', url: `${c.collection}/${nameOf('dry2')}`, payload: { dryRun: ['All'] } });
       expect(del.statusCode).toBe(200);
-      const get = await h.app.inject({ method: 'GET', url: `${c.collection}/dry2` });
+      const get = await h.app.inject({ method: 'GET', url: `${c.collection}/${nameOf('dry2')}` });
       expect(get.statusCode).toBe(200);
       expect(get.json()).toEqual(created);
     });

@@ -3,7 +3,7 @@
 // test adds, and signing ID tokens with them. The test that starts it stops it.
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload, type KeyLike } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { createCertificateAuthority, issueCertificate } from '../../src/auth/pki/issue.js';
 
 export interface TestIssuer {
@@ -22,7 +22,7 @@ export async function startTestIssuer(): Promise<TestIssuer> {
   const clock = () => new Date();
   const ca = await createCertificateAuthority({ commonName: 'test-oidc-ca', validityDays: 1, clock });
   const serving = await issueCertificate({ ca, commonName: '127.0.0.1', usage: 'server', hosts: ['127.0.0.1'], validityDays: 1, clock });
-  const keys: { kid: string; alg: string; privateKey: KeyLike; jwk: JWK }[] = [];
+  const keys: { kid: string; alg: string; privateKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey']; jwk: JWK }[] = [];
   let fetches = 0;
   let url = '';
   const server: Server = createServer({ key: serving.keyPem, cert: serving.certPem }, (req, res) => {

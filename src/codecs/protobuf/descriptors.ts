@@ -58,8 +58,19 @@ export function messageDescriptor(fullName: string): MessageDescriptor | undefin
   return descriptor ?? undefined;
 }
 
+/**
+ * Kinds registered under a version by a Go type alias, so the generated table
+ * (one row per message package) misses them: meta.k8s.io/v1beta1's
+ * PartialObjectMetadata is v1's type, written as v1's message with the v1beta1
+ * apiVersion in its envelope (its List is a type of its own and is in the table).
+ */
+const ALIASED_KINDS: Readonly<Record<string, string>> = {
+  'meta.k8s.io/v1beta1/PartialObjectMetadata': 'k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata',
+};
+
 /** The message that carries apiVersion/kind on the wire, if Kubernetes defines one. */
 export function messageForKind(apiVersion: string, kind: string): string | undefined {
   const key = `${apiVersion}/${kind}`;
-  return Object.hasOwn(kindMessages, key) ? kindMessages[key] : undefined;
+  if (Object.hasOwn(kindMessages, key)) return kindMessages[key];
+  return Object.hasOwn(ALIASED_KINDS, key) ? ALIASED_KINDS[key] : undefined;
 }

@@ -1,7 +1,8 @@
 // GET of one object: resourceVersion/resourceVersionMatch pass to the store, which
-// validates them as kube does. A Table Accept (kubectl get) answers a one-row Table.
+// validates them as kube does. A Table Accept (kubectl get) answers a one-row Table,
+// a PartialObjectMetadata Accept the object's metadata-only form.
 import type { ResourceVersionMatch } from '../../storage/storage.js';
-import { asTableIfAsked } from './list.js';
+import { transformForAccept } from './list.js';
 import { respond, userOf, type Handler } from './scope.js';
 
 export const getHandler: Handler = async (request, reply, scope) => {
@@ -12,5 +13,5 @@ export const getHandler: Handler = async (request, reply, scope) => {
     resourceVersion: scope.query.get('resourceVersion') ?? undefined,
     resourceVersionMatch: (scope.query.get('resourceVersionMatch') ?? undefined) as ResourceVersionMatch | undefined,
   });
-  return respond(request, reply, { code: 200, object: asTableIfAsked(request, scope, object), scope });
+  return respond(request, reply, { code: 200, object: transformForAccept(request, scope, object), scope });
 };

@@ -1,13 +1,16 @@
 // LIST: selectors become one predicate (registry/selection.ts, 400 for bad syntax
 // or unsupported fields), paging and resourceVersion pass to the store. A Table
-// Accept (kubectl get) answers a Table carrying the list's paging metadata.
+// Accept (kubectl get) answers a Table carrying the list's paging metadata; a
+// PartialObjectMetadataList Accept (client-go's metadata client) the list's
+// metadata-only form.
 import type { FastifyRequest } from 'fastify';
 import { buildPredicate } from '../../registry/selection.js';
 import { parseIncludeObject, tableForList, tableForObject, type TableOptions } from '../../registry/table.js';
 import type { ListOptions } from '../../registry/store/types.js';
 import type { KubeList, KubeObject } from '../../schema/object.js';
 import type { ResourceVersionMatch } from '../../storage/storage.js';
-import { tableVersionFor } from '../negotiation.js';
+import { outputTargetFor, tableVersionFor, type NegotiatedOutput } from '../negotiation.js';
+import { asPartialMetadata } from '../partial-metadata.js';
 import { intParam } from './options.js';
 import { respond, userOf, type Handler, type HandlerScope } from './scope.js';
 
@@ -30,28 +33,38 @@ export function listOptionsFrom(scope: HandlerScope): Omit<ListOptions, 'user'> 
   };
 }
 
+function resourceType(scope: HandlerScope): { apiVersion: string; kind: string } {
+  const def = scope.definition;
+  return { apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind };
+}
+
 /**
  * How to print this request's objects when its Accept asks for a Table (get, list
  * and watch); undefined otherwise. A bad includeObject is 400, checked only then,
  * as kube does. Ages are measured against the wall clock at answer time.
  */
-export function tableOptionsFor(request: FastifyRequest, scope: HandlerScope): TableOptions | undefined {
-  const def = scope.definition;
-  const type = { apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind };
-  const version = tableVersionFor(request, type, scope.codecs);
+export function tableOptionsFor(request: FastifyRequest, scope: HandlerScope, negotiated?: NegotiatedOutput): TableOptions | undefined {
+  const type = resourceType(scope);
+  const version = negotiated === undefined ? tableVersionFor(request, type, scope.codecs) : negotiated.table;
   if (version === undefined) return undefined;
   const includeObject = parseIncludeObject(scope.query.get('includeObject'));
-  return { table: def.table, version, includeObject, type, now: new Date() };
+  return { table: scope.definition.table, version, includeObject, type, now: new Date() };
 }
 
-/** The object or list itself, or its Table when the request asked for one. */
-export function asTableIfAsked(request: FastifyRequest, scope: HandlerScope, result: KubeObject | KubeList): unknown {
-  const opts = tableOptionsFor(request, scope);
+/**
+ * The object or list itself, or the form the request's Accept asks for: its
+ * Table, or its metadata-only form (kube's transformResponseObject). Negotiated
+ * once here; a 406 for an Accept nothing fits comes before any encoding.
+ */
+export function transformForAccept(request: FastifyRequest, scope: HandlerScope, result: KubeObject | KubeList): unknown {
+  const negotiated = outputTargetFor(request, resourceType(scope), scope.codecs);
+  if (negotiated.partial !== undefined) return asPartialMetadata(result, negotiated.partial);
+  const opts = tableOptionsFor(request, scope, negotiated);
   if (opts === undefined) return result;
   return 'items' in result && Array.isArray(result.items) ? tableForList(result as KubeList, opts) : tableForObject(result as KubeObject, opts);
 }
 
 export const listHandler: Handler = async (request, reply, scope) => {
   const list = await scope.store.list({ ...listOptionsFrom(scope), user: userOf(request) });
-  return respond(request, reply, { code: 200, object: asTableIfAsked(request, scope, list), scope });
+  return respond(request, reply, { code: 200, object: transformForAccept(request, scope, list), scope });
 };

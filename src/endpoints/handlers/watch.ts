@@ -8,6 +8,9 @@
 // (kubectl-wire §0.8). An error after the stream started is an ERROR event. With a
 // Table Accept (kubectl get -w) each event's object is a one-row Table and only the
 // first carries columnDefinitions, as kube's watch encoder does (kubectl-wire §2.3).
+// With a PartialObjectMetadata Accept (client-go metadata informers) each event's
+// object, bookmarks included, is its metadata-only form; asking for the list form
+// on a watch gets whole objects, as kube's watch encoder falls back to them.
 // Storage hands every watcher of a resource the same frozen object per event, so an
 // event is framed once per codec and its bytes written to every watcher
 // (frameShared); a Table is per watcher and framed for it alone.
@@ -21,6 +24,7 @@ import type { StorageWatchEvent } from '../../storage/storage.js';
 import { tableForList, tableForObject } from '../../registry/table.js';
 import { watchFramingFor } from '../negotiation.js';
 import { listOptionsFrom, tableOptionsFor } from './list.js';
+import { partialObjectMetadata } from '../partial-metadata.js';
 import { boolParam, intParam, invalidOptions } from './options.js';
 import { userOf, type Handler, type HandlerScope } from './scope.js';
 import { warningHeaderValues } from '../warning-header.js';
@@ -82,6 +86,7 @@ async function serveWatch(ctx: { request: FastifyRequest; reply: FastifyReply; s
   const negotiated = watchFramingFor(request, { apiVersion, kind: def.kind }, scope.codecs);
   const framer: WatchFramer = negotiated.framer;
   const table = negotiated.table === undefined ? undefined : tableOptionsFor(request, scope);
+  const partialVersion = negotiated.partial?.kind === 'PartialObjectMetadata' ? negotiated.partial.version : undefined;
 
   const buffered: Buffer[] = [];
   let started = false;
@@ -98,8 +103,10 @@ async function serveWatch(ctx: { request: FastifyRequest; reply: FastifyReply; s
     if (unreadBytes(reply.raw) > MAX_UNREAD_WATCH_BYTES) finish();
   };
   let headersSent = false;
-  /** The event's object as the client asked for it: itself, or a one-row Table. */
+  /** The event's object as the client asked for it: itself, its metadata-only form, or a one-row Table. */
   const shown = (object: KubeObject): object => {
+    // Shared per event object (frozen), so its frame is shared by every metadata watcher.
+    if (partialVersion !== undefined) return partialObjectMetadata(object, partialVersion);
     if (table === undefined) return object;
     const t = tableForObject(object, { ...table, now: clock(), noHeaders: headersSent });
     headersSent = true;
@@ -113,7 +120,12 @@ async function serveWatch(ctx: { request: FastifyRequest; reply: FastifyReply; s
     lastBookmark = now;
     const object: KubeObject = { kind: def.kind, apiVersion, metadata: { resourceVersion } };
     // A bookmark names no object: as a Table it is an empty one carrying the resourceVersion.
-    const rows = table === undefined ? object : tableForList({ kind: '', apiVersion: '', metadata: { resourceVersion }, items: [] }, { ...table, noHeaders: true });
+    const rows =
+      partialVersion !== undefined
+        ? partialObjectMetadata(object, partialVersion)
+        : table === undefined
+          ? object
+          : tableForList({ kind: '', apiVersion: '', metadata: { resourceVersion }, items: [] }, { ...table, noHeaders: true });
     write({ type: 'BOOKMARK', object: rows as object });
   };
 

@@ -1,7 +1,11 @@
-// apiextensions.k8s.io/v1: the group version's kinds, in discovery's order. Not served yet:
-// the factory answers no kinds until they are written (issue #10).
+// apiextensions.k8s.io/v1: CustomResourceDefinition, stored and served with
+// kube's create and update validation basics. The custom resources themselves
+// are not served yet (TODO(#10)).
 import type { ResourceDefinition } from '../../../registry/define-resource.js';
+import { customResourceDefinitions } from './custom-resource-definitions.js';
+
+export { customResourceDefinitions };
 
 export function apiextensionsV1(): ResourceDefinition[] {
-  return [];
+  return [customResourceDefinitions];
 }

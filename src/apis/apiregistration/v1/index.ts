@@ -1,7 +1,11 @@
-// apiregistration.k8s.io/v1: the group version's kinds, in discovery's order. Not served yet:
-// the factory answers no kinds until they are written (issue #10).
+// apiregistration.k8s.io/v1: APIService objects, stored and served with
+// kube-aggregator's validation. No local APIServices are bootstrapped and
+// nothing is proxied yet (TODO(#10)).
 import type { ResourceDefinition } from '../../../registry/define-resource.js';
+import { apiServices } from './api-services.js';
+
+export { apiServices };
 
 export function apiregistrationV1(): ResourceDefinition[] {
-  return [];
+  return [apiServices];
 }

@@ -1,7 +1,13 @@
-// apps/v1: the group version's kinds, in discovery's order. Not served yet:
-// the factory answers no kinds until they are written (issue #10).
+// apps/v1: the group version's kinds, in discovery's order (by resource name).
 import type { ResourceDefinition } from '../../../registry/define-resource.js';
+import { controllerRevisions } from './controller-revisions.js';
+import { daemonSets } from './daemon-sets.js';
+import { deployments } from './deployments.js';
+import { replicaSets } from './replica-sets.js';
+import { statefulSets } from './stateful-sets.js';
+
+export { controllerRevisions, daemonSets, deployments, replicaSets, statefulSets };
 
 export function appsV1(): ResourceDefinition[] {
-  return [];
+  return [controllerRevisions, daemonSets, deployments, replicaSets, statefulSets];
 }

@@ -1,7 +1,11 @@
-// autoscaling/v2: the group version's kinds, in discovery's order. Not served yet:
-// the factory answers no kinds until they are written (issue #10).
+// autoscaling/v2: the group version's kinds, in discovery's order.
 import type { ResourceDefinition } from '../../../registry/define-resource.js';
+import { horizontalPodAutoscalerDefinition, horizontalPodAutoscalers } from './horizontal-pod-autoscalers.js';
+import type { HpaFeatures } from './hpa-validation.js';
 
-export function autoscalingV2(): ResourceDefinition[] {
-  return [];
+export { horizontalPodAutoscalers };
+
+/** features: the feature gates HPA rules depend on; absent, kube's defaults (HPAScaleToZero off). */
+export function autoscalingV2(features: HpaFeatures = {}): ResourceDefinition[] {
+  return [features.scaleToZero === true ? horizontalPodAutoscalerDefinition(features) : horizontalPodAutoscalers];
 }

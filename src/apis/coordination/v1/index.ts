@@ -1,7 +1,9 @@
-// coordination.k8s.io/v1: the group version's kinds, in discovery's order. Not served yet:
-// the factory answers no kinds until they are written (issue #10).
+// coordination.k8s.io/v1: leases.
 import type { ResourceDefinition } from '../../../registry/define-resource.js';
+import { leases } from './leases.js';
+
+export { leases };
 
 export function coordinationV1(): ResourceDefinition[] {
-  return [];
+  return [leases];
 }

@@ -75,6 +75,8 @@ export const namespaces = defineResource({
   scope: 'Cluster',
   table: namespaceTable,
   shortNames: ['ns'],
+  // kube serves no deletecollection for namespaces.
+  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   nameValidation: 'label',
   strategy: {
     resetFields: { create: ['status'], update: ['status'] },

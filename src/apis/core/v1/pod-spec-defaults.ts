@@ -53,13 +53,7 @@ export function defaultContainer(c: Json, hostNetwork: boolean): void {
     setDefault(port, 'protocol', 'TCP');
     if (hostNetwork) setDefault(port, 'hostPort', port.containerPort);
   }
-  // Requests default to limits for each resource that has only a limit.
-  const resources = ensureObject(c, 'resources');
-  const limits = objectAt(resources, 'limits');
-  if (limits !== undefined && Object.keys(limits).length > 0) {
-    const requests = ensureObject(resources, 'requests');
-    for (const [k, v] of Object.entries(limits)) if (!(k in requests)) requests[k] = v;
-  }
+  ensureObject(c, 'resources');
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(objectAt(c, probe));
   defaultFieldRefs(c);
 }
@@ -73,6 +67,22 @@ function defaultVolume(v: Json): void {
   }
   const hostPath = objectAt(v, 'hostPath');
   if (hostPath !== undefined) setDefault(hostPath, 'type', '');
+}
+
+/**
+ * A Pod's own default (kube's SetDefaults_Pod, never a template's): each resource
+ * a container limits but does not request is requested at its limit.
+ */
+export function defaultPodRequests(spec: Json): void {
+  for (const list of CONTAINER_LISTS) {
+    for (const c of arrayAt(spec, list)) {
+      const resources = ensureObject(c, 'resources');
+      const limits = objectAt(resources, 'limits');
+      if (limits === undefined || Object.keys(limits).length === 0) continue;
+      const requests = ensureObject(resources, 'requests');
+      for (const [k, v] of Object.entries(limits)) if (!Object.hasOwn(requests, k)) requests[k] = v;
+    }
+  }
 }
 
 export function defaultPodSpec(spec: Json): void {

@@ -111,7 +111,7 @@ function validateContainer(c: Json, cp: FieldPath, volumeNames: Set<string>, opt
   return [...errs, ...validateResources(c, cp)];
 }
 
-function validateTolerations(spec: Json, p: FieldPath): FieldError[] {
+export function validateTolerations(spec: Json, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   arrayAt(spec, 'tolerations').forEach((t, i) => {
     const tp = p.index(i);

@@ -8,7 +8,7 @@ import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, forbiddenField, invalidValue, path, required } from '../../../errors/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
 import { type Json, arrayAt, bumpGenerationIfChanged, ensureObject, objectAt, setDefault, stringAt } from './helpers.js';
-import { defaultPodSpec } from './pod-spec-defaults.js';
+import { defaultPodRequests, defaultPodSpec } from './pod-spec-defaults.js';
 import { validatePodSpec } from './pod-spec-validation.js';
 import { podQOSClass } from './pod-qos.js';
 
@@ -18,6 +18,7 @@ export const POD_UPDATE_FORBIDDEN =
 function applyDefaults(pod: KubeObject): Json {
   const spec = ensureObject(pod, 'spec');
   defaultPodSpec(spec);
+  defaultPodRequests(spec);
   setDefault(spec, 'enableServiceLinks', true);
   // What the Priority admission plugin sets when no PriorityClass applies.
   if (stringAt(spec, 'priorityClassName') === '') setDefault(spec, 'priority', 0);

@@ -1,7 +1,9 @@
-// discovery.k8s.io/v1: the group version's kinds, in discovery's order. Not served yet:
-// the factory answers no kinds until they are written (issue #10).
+// discovery.k8s.io/v1: endpoint slices.
 import type { ResourceDefinition } from '../../../registry/define-resource.js';
+import { endpointSlices } from './endpoint-slices.js';
+
+export { endpointSlices };
 
 export function discoveryV1(): ResourceDefinition[] {
-  return [];
+  return [endpointSlices];
 }

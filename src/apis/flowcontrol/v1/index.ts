@@ -1,7 +1,8 @@
-// flowcontrol.apiserver.k8s.io/v1: the group version's kinds, in discovery's order. Not served yet:
-// the factory answers no kinds until they are written (issue #10).
+// flowcontrol.apiserver.k8s.io/v1: the group version's kinds, in discovery's order.
 import type { ResourceDefinition } from '../../../registry/define-resource.js';
+import { flowSchemas } from './flow-schemas.js';
+import { priorityLevelConfigurations } from './priority-level-configurations.js';
 
 export function flowcontrolV1(): ResourceDefinition[] {
-  return [];
+  return [flowSchemas, priorityLevelConfigurations];
 }

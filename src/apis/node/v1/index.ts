@@ -1,7 +1,9 @@
-// node.k8s.io/v1: the group version's kinds, in discovery's order. Not served yet:
-// the factory answers no kinds until they are written (issue #10).
+// node.k8s.io/v1: runtime classes.
 import type { ResourceDefinition } from '../../../registry/define-resource.js';
+import { runtimeClasses } from './runtime-classes.js';
+
+export { runtimeClasses };
 
 export function nodeV1(): ResourceDefinition[] {
-  return [];
+  return [runtimeClasses];
 }

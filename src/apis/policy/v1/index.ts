@@ -1,7 +1,9 @@
-// policy/v1: the group version's kinds, in discovery's order. Not served yet:
-// the factory answers no kinds until they are written (issue #10).
+// policy/v1: the group version's kinds, in discovery's order.
 import type { ResourceDefinition } from '../../../registry/define-resource.js';
+import { podDisruptionBudgets } from './pod-disruption-budgets.js';
+
+export { podDisruptionBudgets };
 
 export function policyV1(): ResourceDefinition[] {
-  return [];
+  return [podDisruptionBudgets];
 }

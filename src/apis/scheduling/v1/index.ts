@@ -1,7 +1,9 @@
-// scheduling.k8s.io/v1: the group version's kinds, in discovery's order. Not served yet:
-// the factory answers no kinds until they are written (issue #10).
+// scheduling.k8s.io/v1: the group version's kinds, in discovery's order.
 import type { ResourceDefinition } from '../../../registry/define-resource.js';
+import { priorityClasses } from './priority-classes.js';
+
+export { priorityAdmission, priorityAdmissionFromStorage } from './priority-admission.js';
 
 export function schedulingV1(): ResourceDefinition[] {
-  return [];
+  return [priorityClasses];
 }

@@ -1,9 +1,15 @@
-// Validation: ObjectMeta first, then the kind's rules (kube-apiserver's message
-// order), one Invalid with a cause per bad field. An update runs validateUpdate,
-// or validate when the kind has no update rules; a status-like subresource may
-// declare rules of its own (kube's separate status strategies).
+// Validation: ObjectMeta first, then the schema's causes (required fields, enums,
+// list-map and set uniqueness: validation/schema.ts), then the kind's rules
+// (kube-apiserver's message order), one Invalid with a cause per bad field. The
+// schema layer runs before the kind's rules but a field those rules name keeps
+// only their cause. An update runs validateUpdate, or validate when the kind has
+// no update rules; a status-like subresource may declare rules of its own (kube's
+// separate status strategies). On update, schema causes the stored object already
+// had are not reported (ratcheting), so objects stored before a rule stay writable.
 import { invalid } from '../../../errors/status-error.js';
+import type { FieldError } from '../../../errors/field-errors.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../validation/object-meta.js';
+import { schemaValidatorFor, withoutCoveredFields, withoutStoredCauses } from '../../validation/schema.js';
 import { writeName, type WriteStep } from '../state.js';
 
 export const validate: WriteStep = {
@@ -11,20 +17,21 @@ export const validate: WriteStep = {
   run(state) {
     const def = state.ctx.definition;
     const { object, current, sub, context } = state;
-    let errs;
+    const schema = schemaValidatorFor(def.schema);
+    let meta: FieldError[];
+    let kind: FieldError[];
+    let fromSchema = schema.validate(object);
     if (current === undefined) {
-      errs = [
-        ...validateObjectMeta(object, { namespaced: def.scope === 'Namespaced', nameValidation: def.nameValidation, isCreate: true }),
-        ...(def.strategy.validate?.(object, context) ?? []),
-      ];
+      meta = validateObjectMeta(object, { namespaced: def.scope === 'Namespaced', nameValidation: def.nameValidation, isCreate: true });
+      kind = def.strategy.validate?.(object, context) ?? [];
     } else {
       const own = sub !== undefined && sub.declaration.scale === undefined ? sub.declaration.validateUpdate : undefined;
       const update = own ?? def.strategy.validateUpdate;
-      errs = [
-        ...validateObjectMetaUpdate(object, current),
-        ...(update !== undefined ? update(object, current, context) : (def.strategy.validate?.(object, context) ?? [])),
-      ];
+      meta = validateObjectMetaUpdate(object, current);
+      kind = update !== undefined ? update(object, current, context) : (def.strategy.validate?.(object, context) ?? []);
+      if (fromSchema.length > 0) fromSchema = withoutStoredCauses(fromSchema, schema.validate(current));
     }
+    const errs = [...meta, ...withoutCoveredFields(fromSchema, [...meta, ...kind]), ...kind];
     if (errs.length > 0) throw invalid({ group: def.group, kind: def.kind }, writeName(state), errs);
   },
 };

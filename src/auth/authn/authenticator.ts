@@ -30,6 +30,14 @@ export interface AuthnResult {
  */
 export type Authenticator = (req: AuthnRequest) => Promise<AuthnResult | undefined>;
 
+/** The token of an `Authorization: Bearer <token>` header (kube's bearertoken authenticator); undefined without one. */
+export function bearerToken(headers: AuthnRequest['headers']): string | undefined {
+  const header = headers['authorization'];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (typeof value !== 'string') return undefined;
+  return /^Bearer\s+(\S+)\s*$/i.exec(value)?.[1];
+}
+
 export class AuthenticationError extends Error {
   override readonly name = 'AuthenticationError';
 }

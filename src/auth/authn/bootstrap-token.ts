@@ -9,7 +9,7 @@
 // check is not accepted (so it is a 401, never another identity).
 import { timingSafeEqual } from 'node:crypto';
 import type { KubeObject } from '../../schema/object.js';
-import type { Authenticator } from './authenticator.js';
+import { bearerToken, type Authenticator } from './authenticator.js';
 
 export const BOOTSTRAP_TOKEN_SECRET_TYPE = 'bootstrap.kubernetes.io/token';
 export const BOOTSTRAP_TOKEN_SECRET_PREFIX = 'bootstrap-token-';
@@ -49,16 +49,11 @@ export function extraGroups(secret: KubeObject): string[] | undefined {
   return groups.every((g) => EXTRA_GROUP.test(g)) ? groups : undefined;
 }
 
-function bearerToken(header: string | readonly string[] | undefined): string | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (typeof value !== 'string') return undefined;
-  return /^Bearer\s+(\S+)\s*$/i.exec(value)?.[1];
-}
 
 export function createBootstrapTokenAuthenticator(opts: { lookup: SecretLookup; clock?: () => Date }): Authenticator {
   const clock = opts.clock ?? (() => new Date());
   return async (req) => {
-    const token = bearerToken(req.headers['authorization']);
+    const token = bearerToken(req.headers);
     const m = token === undefined ? null : TOKEN.exec(token);
     if (m === null) return undefined;
     const [, id, secretPart] = m as unknown as [string, string, string];

@@ -5,7 +5,7 @@
 // their flags arrive.
 import type { X509Certificate } from 'node:crypto';
 import { parseCertificateBundle } from '../pki/pem.js';
-import { AuthenticationError, type Authenticator } from './authenticator.js';
+import { AuthenticationError, bearerToken, type Authenticator } from './authenticator.js';
 import { unionAuthenticator, withAuthenticatedGroup } from './union.js';
 import { createX509Authenticator } from './x509.js';
 import { createTokenFileAuthenticator } from './token-file.js';
@@ -47,9 +47,7 @@ function refuseUnknownBearerTokens(authenticate: Authenticator): Authenticator {
   return async (req) => {
     const result = await authenticate(req);
     if (result !== undefined) return result;
-    const header = req.headers['authorization'];
-    const value = Array.isArray(header) ? header[0] : header;
-    if (typeof value === 'string' && /^Bearer\s+\S/i.test(value)) throw new AuthenticationError('invalid bearer token');
+    if (bearerToken(req.headers) !== undefined) throw new AuthenticationError('invalid bearer token');
     return undefined;
   };
 }

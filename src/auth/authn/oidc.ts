@@ -10,7 +10,7 @@
 import { request } from 'node:https';
 import { createLocalJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { UserInfo } from '../../schema/user.js';
-import { AuthenticationError, type Authenticator } from './authenticator.js';
+import { AuthenticationError, bearerToken, type Authenticator } from './authenticator.js';
 
 export interface OidcOptions {
   readonly issuerUrl: string;
@@ -62,11 +62,6 @@ function getJson(url: string, caPem: string | undefined): Promise<unknown> {
   });
 }
 
-function bearerToken(header: string | readonly string[] | undefined): string | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (typeof value !== 'string') return undefined;
-  return /^Bearer\s+(\S+)\s*$/i.exec(value)?.[1];
-}
 
 function claimString(payload: JWTPayload, name: string): string | undefined {
   if (!Object.hasOwn(payload, name)) return undefined;
@@ -121,7 +116,7 @@ export function createOidcAuthenticator(opts: OidcOptions): Authenticator {
   };
 
   return async (req) => {
-    const token = bearerToken(req.headers['authorization']);
+    const token = bearerToken(req.headers);
     if (token === undefined) return undefined;
     let unverified: JWTPayload;
     try {

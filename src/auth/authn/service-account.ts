@@ -5,19 +5,13 @@
 // system:serviceaccount:<ns>:<name> in system:serviceaccounts and
 // system:serviceaccounts:<ns>, with the token's jti as credential id and the
 // bound pod/node in extra, as kube reports them (`kubectl auth whoami`).
-import { AuthenticationError, CREDENTIAL_ID_KEY, type Authenticator } from './authenticator.js';
+import { AuthenticationError, CREDENTIAL_ID_KEY, type Authenticator, bearerToken } from './authenticator.js';
 import { TokenError, type ObjectRefClaim, type TokenKeys } from '../serviceaccount/tokens.js';
 import type { KubeObject } from '../../schema/object.js';
 
 /** Reads the objects a token is bound to; undefined when absent. */
 export type BoundObjectLookup = (kind: 'serviceaccounts' | 'pods' | 'secrets' | 'nodes', namespace: string, name: string) => Promise<KubeObject | undefined>;
 
-function bearerToken(header: string | readonly string[] | undefined): string | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (typeof value !== 'string') return undefined;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(value);
-  return m?.[1];
-}
 
 export function createServiceAccountAuthenticator(opts: { keys: TokenKeys; lookup: BoundObjectLookup; clock?: () => Date }): Authenticator {
   const clock = opts.clock ?? (() => new Date());
@@ -29,7 +23,7 @@ export function createServiceAccountAuthenticator(opts: { keys: TokenKeys; looku
     if (kind === 'pods' && obj.metadata.deletionTimestamp !== undefined) throw new AuthenticationError(`${what} is being deleted`);
   };
   return async (req) => {
-    const token = bearerToken(req.headers['authorization']);
+    const token = bearerToken(req.headers);
     if (token === undefined) return undefined;
     let verified;
     try {

@@ -7,7 +7,7 @@
 // authenticators.
 import { parse } from 'csv-parse/sync';
 import type { UserInfo } from '../../schema/user.js';
-import type { Authenticator } from './authenticator.js';
+import { bearerToken, type Authenticator } from './authenticator.js';
 
 export class TokenFileError extends Error {
   override readonly name = 'TokenFileError';
@@ -31,15 +31,10 @@ export function parseTokenFile(text: string, path: string): ReadonlyMap<string, 
   return tokens;
 }
 
-function bearerToken(header: string | readonly string[] | undefined): string | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (typeof value !== 'string') return undefined;
-  return /^Bearer\s+(\S+)\s*$/i.exec(value)?.[1];
-}
 
 export function createTokenFileAuthenticator(tokens: ReadonlyMap<string, UserInfo>): Authenticator {
   return async (req) => {
-    const token = bearerToken(req.headers['authorization']);
+    const token = bearerToken(req.headers);
     if (token === undefined) return undefined;
     const user = tokens.get(token);
     return user === undefined ? undefined : { user };

@@ -75,7 +75,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   const url = serverUrlFor({ bindAddress: options.bindAddress, port: options.securePort });
   const certs = await prepareCertificates({ options, files, serverUrl: url });
 
-  const kv = openKv({ options, logger });
+  const kv = await openKv({ options, logger });
   const storage = createObjectStore({ kv });
   // One authorizer: the filter chain's, and the one `kubectl auth can-i` asks (authorization/v1).
   const authorizer = createAuthorizer({ modes: options.authorizationModes });
@@ -177,8 +177,6 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   registerServiceAccountIssuerRoutes(app, { keys: tokenKeys, serverUrl: url });
   registerDiscoveryRoutes(app, { catalog, serverAddress: new URL(url).host });
   const openapi = createOpenApi({ catalog });
-  // Built before listening: the first client must not wait for the slowest document.
-  openapi.current();
   registerOpenApiRoutes(app, openapi);
   installResources(app, { registry, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds });
 
@@ -204,6 +202,9 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   const controllers = startControllers({ registry, logger, rootCaPem: certs.servingCa });
   bootstrapped = true;
   logger.info({ url, kubeconfig: certs.kubeconfigPath }, 'kapi ready');
+  // The OpenAPI documents (about 0.1 s for every built-in kind) are built right after
+  // ready rather than before: clients that need them (apply, explain) come after discovery.
+  setImmediate(() => openapi.current());
 
   const bounds = shutdownBounds({ shutdownDelayMs: options.shutdownDelayMs, requestTimeoutMs: options.requestTimeoutMs });
   return {

@@ -1,13 +1,13 @@
 // Chooses the KV backend from the flags: the embedded SQLite file in the data dir
-// (default) or etcd3. Above this point nothing knows which one it got.
+// (default) or etcd3. Above this point nothing knows which one it got. Each
+// backend's module is loaded only when chosen: the etcd client (gRPC) costs a
+// SQLite start a tenth of a second it would never use.
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { KV } from '../storage/kv.js';
-import { openEtcdKv } from '../storage/etcd/index.js';
-import { openSqliteKv } from '../storage/sqlite/index.js';
 import type { Options } from './options.js';
 
-export function openKv(opts: { options: Options; logger: Logger }): KV {
+export async function openKv(opts: { options: Options; logger: Logger }): Promise<KV> {
   const { options, logger } = opts;
   if (options.storageBackend === 'etcd3') {
     const { etcd } = options;
@@ -19,6 +19,7 @@ export function openKv(opts: { options: Options; logger: Logger }): KV {
             ...(etcd.certFile === undefined ? {} : { certFile: etcd.certFile }),
             ...(etcd.keyFile === undefined ? {} : { keyFile: etcd.keyFile }),
           };
+    const { openEtcdKv } = await import('../storage/etcd/index.js');
     return openEtcdKv({
       endpoints: etcd.servers,
       prefix: etcd.prefix,
@@ -28,5 +29,6 @@ export function openKv(opts: { options: Options; logger: Logger }): KV {
       logger: { warn: (obj, msg) => logger.warn(obj, msg) },
     });
   }
+  const { openSqliteKv } = await import('../storage/sqlite/index.js');
   return openSqliteKv({ path: join(options.dataDir, 'kapi.db'), synchronous: options.sqliteSynchronous });
 }

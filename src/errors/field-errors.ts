@@ -58,7 +58,20 @@ export function path(...names: string[]): FieldPath {
   return FieldPath.root(...names);
 }
 
+/**
+ * A value kube prints with Go's %#v rather than as data: a struct
+ * (`rbac.RoleRef{APIGroup:"…", …}`), an unsigned number (`0x0`). Shown as is.
+ */
+export class GoLiteral {
+  constructor(readonly text: string) {}
+}
+
+export function goLiteral(text: string): GoLiteral {
+  return new GoLiteral(text);
+}
+
 function render(value: unknown): string {
+  if (value instanceof GoLiteral) return value.text;
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === undefined) return 'null';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);

@@ -79,7 +79,7 @@ test('PUT without resourceVersion: unconditional for widgets, 422 for gadgets', 
   await post(G, { metadata: { name: 'g' } });
   const gadget = await h.app.inject({ method: 'PUT', url: `${G}/g`, payload: { metadata: { name: 'g' }, data: { a: 'b' } } });
   expect(gadget.statusCode).toBe(422);
-  expect(gadget.json().message).toBe('gadgets.example.test "g" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update');
+  expect(gadget.json().message).toBe('gadgets.example.test "g" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
 });
 
 test('PUT of a missing object: 201 where the strategy allows, else 404', async () => {

@@ -7,7 +7,7 @@
 // that leaves a deleted object without finalizers removes it afterwards, as
 // kube-apiserver's store does (this is how /finalize ends a namespace).
 import { badRequest, conflict, generateNameConflict, internal, invalid, isStatusError, notFound } from '../../errors/status-error.js';
-import { invalidValue, path } from '../../errors/field-errors.js';
+import { goLiteral, invalidValue, path } from '../../errors/field-errors.js';
 import { isStorageError } from '../../errors/storage-error.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { Storage } from '../../storage/storage.js';
@@ -117,9 +117,10 @@ function acceptUpdate(ctx: StoreContext, opts: { view: KubeObject; current: Kube
   const wanted = view.metadata.resourceVersion ?? '';
   if (wanted === '' || wanted === '0') {
     if (def.strategy.allowUnconditionalUpdate === false) {
-      // kube reports this with the resource as the kind (registry/generic/registry/store.go).
+      // kube reports this with the resource as the kind (registry/generic/registry/store.go),
+      // and the version as the uint64 it parsed, which Go prints as 0x0.
       throw invalid({ group: def.group, kind: def.plural }, request.name ?? '', [
-        invalidValue(path('metadata', 'resourceVersion'), 0, 'must be specified for an update'),
+        invalidValue(path('metadata', 'resourceVersion'), goLiteral('0x0'), 'must be specified for an update'),
       ]);
     }
   } else if (wanted !== current.metadata.resourceVersion) {

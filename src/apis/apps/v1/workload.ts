@@ -6,7 +6,7 @@
 // (policy/v1) use the int-or-percent rules too.
 import type { SubresourceDefinition } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, forbiddenField, goLiteral, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
 import { deepEqual, validateImmutableField, validateNonnegative } from '../../../registry/validation/common.js';
 import { validateLabelSelector, validateLabels } from '../../../registry/validation/label-selector.js';
 import { isDNS1123Label } from '../../../registry/validation/names.js';
@@ -30,7 +30,7 @@ function goIntOrString(v: unknown): string {
 }
 
 function invalidIntOrString(p: FieldPath, v: unknown, detail: string): FieldError {
-  return { type: 'FieldValueInvalid', field: p.toString(), message: `${p}: Invalid value: ${goIntOrString(v)}: ${detail}` };
+  return invalidValue(p, goLiteral(goIntOrString(v)), detail);
 }
 
 /** ValidatePositiveIntOrPercent: a percent string, or an integer that is not negative. */

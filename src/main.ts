@@ -199,7 +199,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     logger.info(kubernetesService, 'kubernetes service ensured');
   }
   await repairServiceAllocations(registry, serviceAllocator, logger);
-  const controllers = startControllers({ registry, logger, rootCaPem: certs.servingCa });
+  const controllers = startControllers({ registry, logger, rootCaPem: certs.servingCa, controllers: options.controllers });
   bootstrapped = true;
   logger.info({ url, kubeconfig: certs.kubeconfigPath }, 'kapi ready');
   // The OpenAPI documents (about 0.1 s for every built-in kind) are built right after

@@ -2,8 +2,9 @@
 // there: the `default` ServiceAccount (kube's serviceaccounts controller) and the
 // `kube-root-ca.crt` ConfigMap with the CA that verifies the API server (kube's
 // root-ca-cert-publisher). Deleted ones come back; a changed CA bundle is put
-// back. Namespaces being deleted are left alone. server/controllers.ts runs sync
-// for a namespace on its own events and on those of the two objects.
+// back. Namespaces being deleted are left alone. They are two controllers, as in
+// kube (each can be switched off with --controllers); server/controllers.ts runs
+// each one's sync for a namespace on its events and on those of its object.
 import type { KubeObject } from '../schema/object.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
@@ -29,15 +30,30 @@ export interface NamespaceDefaultsController {
 const CA_DESCRIPTION =
   'The CA bundle that verifies this cluster\'s API server at its in-cluster addresses (the kubernetes service IP, kubernetes.default.svc). Not meant for anything else.';
 
-export function createNamespaceDefaultsController(opts: { client: NamespaceDefaultsClient; rootCaPem: string }): NamespaceDefaultsController {
+/** An active namespace: present and not being deleted. */
+async function active(client: NamespaceDefaultsClient, name: string): Promise<boolean> {
+  const ns = await client.getNamespace(name);
+  return ns !== undefined && ns.metadata.deletionTimestamp === undefined;
+}
+
+/** kube's serviceaccount-controller: the `default` ServiceAccount in every active namespace. */
+export function createDefaultServiceAccountController(opts: { client: NamespaceDefaultsClient }): NamespaceDefaultsController {
   const { client } = opts;
   return {
     async sync(name) {
-      const ns = await client.getNamespace(name);
-      if (ns === undefined || ns.metadata.deletionTimestamp !== undefined) return;
-      if ((await client.getServiceAccount(name, DEFAULT_SERVICE_ACCOUNT)) === undefined) {
-        await client.createServiceAccount(name, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: DEFAULT_SERVICE_ACCOUNT } });
-      }
+      if (!(await active(client, name))) return;
+      if ((await client.getServiceAccount(name, DEFAULT_SERVICE_ACCOUNT)) !== undefined) return;
+      await client.createServiceAccount(name, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: DEFAULT_SERVICE_ACCOUNT } });
+    },
+  };
+}
+
+/** kube's root-ca-certificate-publisher-controller: `kube-root-ca.crt` in every active namespace. */
+export function createRootCaPublisher(opts: { client: NamespaceDefaultsClient; rootCaPem: string }): NamespaceDefaultsController {
+  const { client } = opts;
+  return {
+    async sync(name) {
+      if (!(await active(client, name))) return;
       const cm = await client.getConfigMap(name, ROOT_CA_CONFIGMAP);
       if (cm === undefined) {
         await client.createConfigMap(name, {

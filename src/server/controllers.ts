@@ -2,9 +2,11 @@
 // bootstrap objects exist and stopped first on shutdown. They reach objects only
 // through the registry's stores (DESIGN: the same client interface as any caller),
 // so defaulting, validation, admission and finalizers apply to them too.
-// Each runs on controller-runner.ts: namespace lifecycle (deleting a namespace's
-// contents) and namespace defaults (the `default` service account and the
-// kube-root-ca.crt config map in every namespace). The kinds they drive are looked
+// Each runs on controller-runner.ts under kube-controller-manager's name, and
+// --controllers picks them (controller-names.ts): namespace-controller (deleting a
+// namespace's contents), serviceaccount-controller (the `default` service account
+// in every namespace), root-ca-certificate-publisher-controller (kube-root-ca.crt
+// in every namespace). The kinds they drive are looked
 // up in the registry's catalog, so they drive what is served (the service
 // accounts with their token subresource), and a controller whose kinds are not
 // served does not start.
@@ -14,11 +16,13 @@ import { isStatusError } from '../errors/status-error.js';
 import { gvrOf } from '../registry/catalog.js';
 import type { ResourceDefinition } from '../registry/define-resource.js';
 import type { Registry } from '../registry/registry.js';
-import { runKeyedController, type ControllerLogger, type RetryPolicy, type RunningController } from './controller-runner.js';
+import { runKeyedController, type ControllerLogger, type KeyedControllerOptions, type RetryPolicy, type RunningController } from './controller-runner.js';
+import { CONTROLLER_NAMES, DEFAULT_CONTROLLERS, controllerEnabled } from './controller-names.js';
 import {
   DEFAULT_SERVICE_ACCOUNT,
   ROOT_CA_CONFIGMAP,
-  createNamespaceDefaultsController,
+  createDefaultServiceAccountController,
+  createRootCaPublisher,
   type NamespaceDefaultsClient,
 } from '../controllers/namespace-defaults.js';
 
@@ -31,6 +35,8 @@ export interface ControllersOptions {
   readonly retry?: RetryPolicy;
   /** PEM that verifies the API server, published in every namespace as kube-root-ca.crt. */
   readonly rootCaPem?: string;
+  /** --controllers; absent: `*` (those on by default). */
+  readonly controllers?: readonly string[];
 }
 
 export interface RunningControllers {
@@ -107,50 +113,88 @@ function defaultsClient(registry: Registry, kinds: { namespaces: ResourceDefinit
   };
 }
 
+/** What starts one named controller; undefined when what it drives is not served or not configured. */
+type Starter = (opts: ControllersOptions) => RunningController | undefined;
+
+function served(opts: ControllersOptions, kind: ResourceDefinition): ResourceDefinition | undefined {
+  return opts.registry.catalog.find(gvrOf(kind));
+}
+
+function runOptions(opts: ControllersOptions, name: string): Pick<KeyedControllerOptions, 'name' | 'registry' | 'logger' | 'retry'> {
+  return { name, registry: opts.registry, logger: opts.logger, ...(opts.retry === undefined ? {} : { retry: opts.retry }) };
+}
+
+const startNamespaceLifecycle: Starter = (opts) => {
+  const namespaces = served(opts, namespacesKind);
+  if (namespaces === undefined) return undefined;
+  // ContentRemaining is retried with the backoff.
+  const lifecycle = createNamespaceController({ client: namespaceClient(opts.registry, namespaces), catalog: opts.registry.catalog });
+  return runKeyedController({
+    ...runOptions(opts, 'namespace-controller'),
+    watches: [{ definition: namespaces, keyOf: (ns) => ns.metadata.name }],
+    sync: async (name) => ((await lifecycle.sync(name)) === 'ContentRemaining' ? 'retry' : 'done'),
+  });
+};
+
+const startServiceAccounts: Starter = (opts) => {
+  const namespaces = served(opts, namespacesKind);
+  const accounts = served(opts, serviceAccounts);
+  const cms = served(opts, configMaps);
+  if (namespaces === undefined || accounts === undefined || cms === undefined) return undefined;
+  const controller = createDefaultServiceAccountController({ client: defaultsClient(opts.registry, { namespaces, serviceAccounts: accounts, configMaps: cms }) });
+  return runKeyedController({
+    ...runOptions(opts, 'serviceaccount-controller'),
+    watches: [
+      { definition: namespaces, keyOf: (ns) => ns.metadata.name },
+      // Only the one name matters: other accounts are dropped by key, undecoded.
+      { definition: accounts, name: DEFAULT_SERVICE_ACCOUNT, keyOf: (sa) => sa.metadata.namespace },
+    ],
+    sync: async (name) => {
+      await controller.sync(name);
+      return 'done';
+    },
+  });
+};
+
+const startRootCaPublisher: Starter = (opts) => {
+  const namespaces = served(opts, namespacesKind);
+  const accounts = served(opts, serviceAccounts);
+  const cms = served(opts, configMaps);
+  if (namespaces === undefined || accounts === undefined || cms === undefined || opts.rootCaPem === undefined) return undefined;
+  const controller = createRootCaPublisher({ client: defaultsClient(opts.registry, { namespaces, serviceAccounts: accounts, configMaps: cms }), rootCaPem: opts.rootCaPem });
+  return runKeyedController({
+    ...runOptions(opts, 'root-ca-certificate-publisher-controller'),
+    watches: [
+      { definition: namespaces, keyOf: (ns) => ns.metadata.name },
+      { definition: cms, name: ROOT_CA_CONFIGMAP, keyOf: (cm) => cm.metadata.namespace },
+    ],
+    sync: async (name) => {
+      await controller.sync(name);
+      return 'done';
+    },
+  });
+};
+
+/** Every controller kapi runs, by kube-controller-manager's name (controller-names.ts). */
+const STARTERS: ReadonlyMap<string, Starter> = new Map<string, Starter>([
+  ['namespace-controller', startNamespaceLifecycle],
+  ['serviceaccount-controller', startServiceAccounts],
+  ['root-ca-certificate-publisher-controller', startRootCaPublisher],
+]);
+
 export function startControllers(opts: ControllersOptions): RunningControllers {
-  const { catalog } = opts.registry;
-  const served = (kind: ResourceDefinition): ResourceDefinition | undefined => catalog.find(gvrOf(kind));
-  const namespaces = served(namespacesKind);
+  const list = opts.controllers ?? DEFAULT_CONTROLLERS;
   const running: RunningController[] = [];
-  if (namespaces !== undefined) {
-    // Namespace lifecycle: ContentRemaining is retried with the backoff.
-    const lifecycle = createNamespaceController({ client: namespaceClient(opts.registry, namespaces), catalog });
-    running.push(
-      runKeyedController({
-        name: 'namespace-lifecycle',
-        registry: opts.registry,
-        logger: opts.logger,
-        ...(opts.retry === undefined ? {} : { retry: opts.retry }),
-        watches: [{ definition: namespaces, keyOf: (ns) => ns.metadata.name }],
-        sync: async (name) => ((await lifecycle.sync(name)) === 'ContentRemaining' ? 'retry' : 'done'),
-      }),
-    );
+  const started: string[] = [];
+  for (const { name } of CONTROLLER_NAMES) {
+    const start = STARTERS.get(name);
+    if (start === undefined || !controllerEnabled(list, name)) continue;
+    const controller = start(opts);
+    if (controller === undefined) continue;
+    running.push(controller);
+    started.push(name);
   }
-  const accounts = served(serviceAccounts);
-  const caConfigMaps = served(configMaps);
-  if (namespaces !== undefined && accounts !== undefined && caConfigMaps !== undefined && opts.rootCaPem !== undefined) {
-    const kinds = { namespaces, serviceAccounts: accounts, configMaps: caConfigMaps };
-    const defaults = createNamespaceDefaultsController({ client: defaultsClient(opts.registry, kinds), rootCaPem: opts.rootCaPem });
-    running.push(
-      runKeyedController({
-        name: 'namespace-defaults',
-        registry: opts.registry,
-        logger: opts.logger,
-        ...(opts.retry === undefined ? {} : { retry: opts.retry }),
-        watches: [
-          { definition: namespaces, keyOf: (ns) => ns.metadata.name },
-          // Only the two names matter: other accounts and config maps are dropped by key, undecoded.
-          { definition: accounts, name: DEFAULT_SERVICE_ACCOUNT, keyOf: (sa) => sa.metadata.namespace },
-          { definition: caConfigMaps, name: ROOT_CA_CONFIGMAP, keyOf: (cm) => cm.metadata.namespace },
-        ],
-        sync: async (name) => {
-          await defaults.sync(name);
-          return 'done';
-        },
-      }),
-    );
-  }
-  opts.logger.info({ controllers: running.length }, 'controllers started');
+  opts.logger.info({ controllers: started }, 'controllers started');
   return {
     stop() {
       for (const c of running) c.stop();

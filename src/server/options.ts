@@ -10,6 +10,7 @@ import { isAuthorizationMode, UNSUPPORTED_AUTHORIZATION_MODES, type Authorizatio
 import { ArgvError, splitArgv } from './options/argv.js';
 import { parseGoDuration } from '../schema/go-duration.js';
 import { OptionsError } from './options/options-error.js';
+import { controllersFlagProblems, DEFAULT_CONTROLLERS } from './controller-names.js';
 import { parseIpRange, parsePortRange, type IpRange, type PortRange } from '../apis/core/v1/service-allocation.js';
 
 export { helpText } from './options/flags.js';
@@ -53,6 +54,8 @@ export interface Options {
   readonly enableBootstrapTokenAuth: boolean;
   /** --oidc-*: undefined without --oidc-issuer-url. */
   readonly oidc: OidcFlags | undefined;
+  /** --controllers, checked (server/controller-names.ts decides what each entry turns on). */
+  readonly controllers: readonly string[];
   readonly authorizationModes: readonly AuthorizationMode[];
   readonly requestTimeoutMs: number;
   readonly minRequestTimeoutSeconds: number;
@@ -107,6 +110,12 @@ export interface OidcFlags {
 }
 
 const OIDC_SIGNING_ALGS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
+
+function controllersOption(read: Reader): readonly string[] {
+  const list = read.list('controllers', [...DEFAULT_CONTROLLERS]);
+  read.problems.push(...controllersFlagProblems(list));
+  return list;
+}
 
 function oidcOptions(read: Reader, cwd: string): OidcFlags | undefined {
   const issuerUrl = read.string('oidc-issuer-url', '');
@@ -355,6 +364,7 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
     tokenAuthFile: read.optionalPath('token-auth-file', env.cwd),
     anonymousAuth: read.bool('anonymous-auth', true),
     enableBootstrapTokenAuth: read.bool('enable-bootstrap-token-auth'),
+    controllers: controllersOption(read),
     oidc: oidcOptions(read, env.cwd),
     authorizationModes: authorizationModes(read),
     requestTimeoutMs,

@@ -25,6 +25,7 @@ const DEFAULTS: Options = {
   tokenAuthFile: undefined,
   anonymousAuth: true,
   enableBootstrapTokenAuth: false,
+    controllers: ['*'],
   oidc: undefined,
   authorizationModes: ['AlwaysAllow'],
   requestTimeoutMs: 60_000,
@@ -48,6 +49,7 @@ describe('parseOptions accepts', () => {
     { name: 'an IPv6 bind address', argv: ['--bind-address', '::1'], want: { bindAddress: '::1' } },
     { name: 'a blank bind address means every interface', argv: ['--bind-address='], want: { bindAddress: '0.0.0.0' } },
     { name: 'a routable bind address is advertised', argv: ['--bind-address=192.0.2.9'], want: { bindAddress: '192.0.2.9', advertiseAddress: '192.0.2.9' } },
+    { name: 'controllers by new and old names', argv: ['--controllers=*,tokencleaner,-bootstrap-signer-controller'], want: { controllers: ['*', 'tokencleaner', '-bootstrap-signer-controller'] } },
     { name: 'an explicit advertise address', argv: ['--advertise-address=198.51.100.4'], want: { advertiseAddress: '198.51.100.4' } },
     {
       name: 'service ranges',
@@ -128,6 +130,13 @@ describe('parseOptions rejects', () => {
     { name: 'negative duration', argv: ['--etcd-compaction-interval=-1m'], want: ['--etcd-compaction-interval can not be negative'] },
     { name: 'negative shutdown delay', argv: ['--shutdown-delay-duration=-5s'], want: ['--shutdown-delay-duration can not be negative value'] },
     { name: 'shutdown delay without a unit', argv: ['--shutdown-delay-duration=5'], want: ['invalid argument "5" for "--shutdown-delay-duration" flag: time: invalid duration "5"'] },
+    {
+      name: 'an unknown controller',
+      argv: ['--controllers=*,-deployment'],
+      want: [
+        '--controllers: "deployment" is not in the list of known controllers (namespace-controller, serviceaccount-controller, root-ca-certificate-publisher-controller, serviceaccount-token-controller, clusterrole-aggregation-controller, bootstrap-signer-controller, token-cleaner-controller)',
+      ],
+    },
     { name: 'bad boolean', argv: ['--help=yes'], want: ['invalid argument "yes" for "--help" flag: not a boolean'] },
     {
       name: 'every value problem at once',

@@ -128,6 +128,13 @@ export const FLAGS: readonly FlagSpec[] = [
     usage: 'If set, the file that will be used to secure the secure port of the API server via token authentication: CSV lines of token, user name, user uid and an optional quoted list of groups.',
   },
   { name: 'api-audiences', kind: 'stringList', defaultText: '<service-account-issuer>', usage: 'Identifiers of the API. Service account tokens must name one of these audiences to authenticate.' },
+  {
+    name: 'controllers',
+    kind: 'stringList',
+    defaultText: '[*]',
+    usage:
+      "A list of controllers to enable (kube-controller-manager's flag; kapi runs them in-process). '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'. All controllers: bootstrap-signer-controller, clusterrole-aggregation-controller, namespace-controller, root-ca-certificate-publisher-controller, serviceaccount-controller, serviceaccount-token-controller, token-cleaner-controller. Disabled-by-default controllers: bootstrap-signer-controller, token-cleaner-controller.",
+  },
   { name: 'request-timeout', kind: 'duration', defaultText: '1m0s', usage: 'The duration a handler must keep a request open before timing it out (not for long-running requests such as watch).' },
   { name: 'min-request-timeout', kind: 'int', defaultText: '1800', usage: 'The minimum number of seconds a handler must keep a request open before timing it out; only used for watch request handlers, which pick a randomized value above this number.' },
   {

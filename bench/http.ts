@@ -12,11 +12,18 @@
 //   ports, env and mounts; defaulted and validated as kube does) against POST of the
 //   2 KiB ConfigMap, both through the same kapi over HTTP/1.1 TLS on SQLite, 16 in
 //   flight, in turns; every answer must be 201 (errors fail the row);
-// - cold start to `kapi ready` and resident memory.
+// - cold start to `kapi ready` and resident memory;
+// - GET of one object authenticated by a service-account token (issue #13: a bound
+//   token from serviceaccounts/token, its verification cached by token) against the
+//   same GET authenticated by the admin client certificate, same kapi, in turns;
+//   the cost is the server process's CPU time per request (/proc), which the other
+//   tenants of a shared machine do not inflate the way they do a rate; target: the
+//   token's cost at most 1.10x the certificate's.
 // Report-only rows put the POST figures against the storage layer in-process (no
 // transport at all), so what TLS and HTTP cost on this machine stays visible.
 import { spawn } from 'node:child_process';
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect, type ClientHttp2Session } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -226,6 +233,101 @@ async function patchRow(opts: { port: number; creds: TlsCredentials; total: numb
   });
 }
 
+/**
+ * GETs of one path over `concurrency` keep-alive HTTP/1.1 TLS connections, each
+ * request one prebuilt buffer, answers read by Content-Length (support/tls-load.ts's
+ * method, plus what it cannot do yet: extra headers, and no client certificate).
+ * Both sides of the service-account row use it, so the transport is the same.
+ */
+async function authGetRate(opts: { port: number; tls: { ca: Buffer; cert?: Buffer; key?: Buffer }; headers: string; path: string; total: number }): Promise<number> {
+  const bytes = Buffer.from(`GET ${opts.path} HTTP/1.1\r\nHost: 127.0.0.1:${opts.port}\r\nAccept: application/json\r\n${opts.headers}\r\n`);
+  const open = (): Promise<TLSSocket> =>
+    new Promise((ok, fail) => {
+      const socket = tlsConnect({ host: '127.0.0.1', port: opts.port, ...opts.tls, ALPNProtocols: ['http/1.1'], servername: 'localhost' });
+      socket.once('secureConnect', () => ok(socket));
+      socket.once('error', fail);
+    });
+  const sockets = await Promise.all(Array.from({ length: 16 }, open));
+  let next = 0;
+  const drive = (socket: TLSSocket): Promise<void> =>
+    new Promise((done, fail) => {
+      let pending: Buffer = Buffer.alloc(0);
+      const send = (): void => {
+        if (next >= opts.total) return done();
+        next++;
+        socket.write(bytes);
+      };
+      socket.on('data', (chunk: Buffer) => {
+        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+        const end = pending.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = pending.subarray(0, end).toString('latin1');
+        const complete = end + 4 + Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+        if (pending.length < complete) return;
+        if (head.slice(9, 12) !== '200') return fail(new Error(`GET answered ${head.slice(9, 12)}: ${pending.subarray(end + 4, complete).toString()}`));
+        pending = pending.subarray(complete);
+        send();
+      });
+      socket.once('error', fail);
+      send();
+    });
+  const started = process.hrtime.bigint();
+  try {
+    await Promise.all(sockets.map(drive));
+  } finally {
+    for (const s of sockets) s.destroy();
+  }
+  return opts.total / (Number(process.hrtime.bigint() - started) / 1e9);
+}
+
+/** CPU seconds (user + system) a process has used so far (/proc/<pid>/stat, USER_HZ = 100). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * GET with a service-account token against GET with the admin certificate, same
+ * object, same kapi, in turns: the server's CPU microseconds per request, the
+ * least of two rounds each (exported so it can run alone).
+ */
+export async function serviceAccountGetRow(opts: { port: number; pid: number; h2: Client; creds: TlsCredentials; path: string; total: number }): Promise<BenchRow> {
+  const sa = await opts.h2.request('POST', '/api/v1/namespaces/default/serviceaccounts', Buffer.from(JSON.stringify({ metadata: { name: 'bench-reader' } })));
+  if (sa.status !== 201) throw new Error(`could not create the service account: ${sa.status} ${sa.body.toString()}`);
+  const tr = await opts.h2.request('POST', '/api/v1/namespaces/default/serviceaccounts/bench-reader/token', Buffer.from(JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} })));
+  const token = (JSON.parse(tr.body.toString()) as { status?: { token?: string } }).status?.token;
+  if (tr.status !== 201 || token === undefined) throw new Error(`could not get a token: ${tr.status} ${tr.body.toString()}`);
+  const { ca, cert, key } = opts.creds;
+  const rates = { cert: 0, token: 0 };
+  const cost = async (side: 'cert' | 'token'): Promise<number> => {
+    const tls = side === 'cert' ? { ca, cert, key } : { ca };
+    const headers = side === 'cert' ? '' : `Authorization: Bearer ${token}\r\n`;
+    const before = cpuSeconds(opts.pid);
+    rates[side] = Math.max(rates[side], await authGetRate({ port: opts.port, tls, headers, path: opts.path, total: opts.total }));
+    return ((cpuSeconds(opts.pid) - before) * 1e6) / opts.total;
+  };
+  // In turns (certificate, token, certificate, token), the least cost of each side.
+  let baseline = Infinity;
+  let measured = Infinity;
+  for (let round = 0; round < 2; round++) {
+    baseline = Math.min(baseline, await cost('cert'));
+    measured = Math.min(measured, await cost('token'));
+  }
+  const ratio = baseline === 0 ? 0 : measured / baseline;
+  return {
+    area: 'http/get',
+    name: `GET one object authenticated by a service-account token, server CPU per request, 16 in flight, HTTP/1.1 TLS (rates: certificate ${rates.cert.toFixed(0)}/s, token ${rates.token.toFixed(0)}/s)`,
+    baselineName: 'the same GET with the admin client certificate, same kapi',
+    baseline,
+    measured,
+    unit: 'µs CPU',
+    ratio,
+    target: '<= 1.10',
+    pass: ratio <= 1.1,
+  };
+}
+
 async function postRate(client: Client, prefix: string, total: number): Promise<number> {
   return throughput({
     total,
@@ -366,6 +468,7 @@ async function sqliteRows(n: Sizer): Promise<BenchRow[]> {
         () => getRate1(kapi.port, kapi.credentials, path, n(10000)),
       );
       rows.push(ratioRow({ area: 'http/get', name: 'GET one object, 16 in flight, HTTP/1.1 TLS', baselineName: 'bare Fastify, same bytes', baseline: get1.baseline, measured: get1.measured, unit: 'ops/s', minRatio: 0.4 }));
+      rows.push(await serviceAccountGetRow({ port: kapi.port, pid: kapi.pid, h2, creds: kapi.credentials, path, total: n(20000) }));
 
       const created = await h2.request('POST', CONFIGMAPS, Buffer.from(JSON.stringify(patchTarget('0'))));
       if (created.status !== 201) throw new Error(`could not create the PATCH target: ${created.status} ${created.body.toString()}`);

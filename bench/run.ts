@@ -15,6 +15,8 @@ const modules: Array<() => Promise<{ bench: Bench }>> = [
   () => import('./cel.js'),
   () => import('./watch-fanout.js'),
   () => import('./decode.js'),
+  () => import('./watch-cache.js'),
+  () => import('./write-path.js'),
 ];
 
 export async function main(args: readonly string[]): Promise<void> {

@@ -43,7 +43,7 @@ export async function startServer(opts: { dataDir: string; logFile: string; extr
   const out = openSync(opts.logFile, 'a');
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'bin/kapi.js'), `--data-dir=${opts.dataDir}`, `--secure-port=${port}`, '--bind-address=127.0.0.1', '--sqlite-synchronous=NORMAL', ...(opts.extraArgs ?? [])],
+    [join(ROOT, 'bin/kapi.js'), `--data-dir=${opts.dataDir}`, `--secure-port=${port}`, '--bind-address=127.0.0.1', '--sqlite-synchronous=NORMAL', ...(process.env.FUZZ_EXTRA ? [process.env.FUZZ_EXTRA] : []), ...(opts.extraArgs ?? [])],
     { cwd: ROOT, stdio: ['ignore', out, out] },
   );
   closeSync(out);

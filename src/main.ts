@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { builtinApis } from './apis/index.js';
 import { createAuthenticator } from './auth/authn/create.js';
+import type { FastifyRequest } from 'fastify';
 import { createRequestAuthenticator } from './auth/authn/request.js';
 import { createAuthorizer } from './auth/authz/create.js';
 import { createRequestAuthorizer } from './auth/authz/request.js';
@@ -27,6 +28,7 @@ import { trackInFlight, type InFlight } from './server/in-flight.js';
 import { dieWith, installFatalHandlers, type FatalOptions } from './server/fatal.js';
 import { lastResortMs, runShutdown, shutdownBounds } from './server/shutdown.js';
 import { startControllers } from './server/controllers.js';
+import { ensureClusterInfo } from './server/cluster-info.js';
 import { registerDiscoveryRoutes } from './endpoints/discovery/routes.js';
 import { installResources } from './endpoints/installer.js';
 import { encodeStatusFor } from './endpoints/negotiation.js';
@@ -36,20 +38,27 @@ import { priorityAdmissionFromStorage } from './apis/scheduling/v1/index.js';
 import { createRulesResolver } from './apis/authorization/v1/rules-resolver.js';
 import { bootstrapPriorityClasses } from './server/bootstrap-scheduling.js';
 import { bootstrapFlowControl } from './server/bootstrap-flowcontrol.js';
+import { bootstrapRbac } from './server/bootstrap-rbac.js';
+import { bootstrapSystemObjects, startIdentityLease } from './server/bootstrap-system.js';
 import { createCatalog } from './registry/catalog.js';
 import { createRegistry } from './registry/registry.js';
 import { collectionPrefix } from './registry/keys.js';
 import { createNamespaceCache } from './registry/namespace-cache.js';
 import { namespaces as namespacesDefinition } from './apis/core/v1/namespaces.js';
 import { services as servicesDefinition } from './apis/core/v1/services.js';
+import { setSecretLabel } from './apis/core/v1/service-account-token.js';
+import { pods as podsDefinition } from './apis/core/v1/pods.js';
+import { storageComponent } from './apis/core/v1/component-statuses.js';
 import { createTokenKeys, ensureSigningKeyPem } from './auth/serviceaccount/tokens.js';
 import { createServiceAccountAuthenticator } from './auth/authn/service-account.js';
 import { createBootstrapTokenAuthenticator } from './auth/authn/bootstrap-token.js';
 import { createOidcAuthenticator } from './auth/authn/oidc.js';
+import { createAuthenticationConfigAuthenticator, loadAuthenticationConfig, watchAuthenticationConfig } from './auth/authn/authentication-config-file.js';
 import { registerServiceAccountIssuerRoutes } from './server/service-account-issuer.js';
 import { isStatusError } from './errors/status-error.js';
 import { createServiceAllocator, firstServiceIP, type ServiceAllocator } from './apis/core/v1/service-allocation.js';
 import { createObjectStore } from './storage/object-store.js';
+import { createCacher } from './storage/cacher/index.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -70,13 +79,28 @@ export interface StartHooks {
 }
 
 export async function startServer(options: Options, files: ValidatedFiles, logger: Logger, hooks: StartHooks = {}): Promise<RunningServer> {
+  // --authentication-config is read and checked before anything is written: a bad file is one start line.
+  const authenticationConfig =
+    options.authenticationConfigFile === undefined
+      ? undefined
+      : await loadAuthenticationConfig({ file: options.authenticationConfigFile, anonymousFlagSet: options.anonymousAuthFlagSet, disallowedIssuers: [options.serviceAccount.issuer] });
+  const jwtAuthenticators = authenticationConfig === undefined ? undefined : createAuthenticationConfigAuthenticator(authenticationConfig);
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const url = serverUrlFor({ bindAddress: options.bindAddress, port: options.securePort });
   const certs = await prepareCertificates({ options, files, serverUrl: url });
 
   const kv = await openKv({ options, logger });
-  const storage = createObjectStore({ kv });
+  // --watch-cache (default on): gets, lists and watches served from memory (storage/cacher/).
+  const storage = options.watchCache.enabled
+    ? createCacher({
+        backend: createObjectStore({ kv }),
+        kv,
+        historyWindowMs: options.watchCache.historyWindowMs,
+        maxHistoryEvents: options.watchCache.maxEvents,
+        onBackendError: (err, resource) => logger.warn({ err, resource }, 'watch cache: backend read failed, retrying'),
+      })
+    : createObjectStore({ kv });
   // One authorizer: the filter chain's, and the one `kubectl auth can-i` asks (authorization/v1).
   const authorizer = createAuthorizer({ modes: options.authorizationModes });
   // Service-account tokens: signed by the configured (or generated) key, served by serviceaccounts/token.
@@ -110,8 +134,17 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   const authenticator = createAuthenticator({
     clientCaPem: certs.clientCa,
     ...(files.tokenAuthUsers === undefined ? {} : { staticTokens: files.tokenAuthUsers }),
-    serviceAccountTokens: createServiceAccountAuthenticator({ keys: tokenKeys, lookup: coreLookup }),
+    serviceAccountTokens: createServiceAccountAuthenticator({
+      keys: tokenKeys,
+      lookup: coreLookup,
+      legacyLookup: options.serviceAccount.lookup,
+      // kube's legacy validator labels the token's Secret through the loopback client.
+      markLegacyTokenUsed: (secret, label) => setSecretLabel(registry.store({ group: '', version: 'v1', resource: 'secrets' }), secret, label),
+      onLabelError: (err, secret) => logger.warn({ err, secret }, 'Failed to label legacy service account token with last-used date'),
+    }),
     ...(options.oidc === undefined ? {} : { oidc: createOidcAuthenticator({ ...options.oidc, caPem: files.oidcCaPem }) }),
+    // The file's JWT issuers take the --oidc-* slot: kube refuses both at once.
+    ...(jwtAuthenticators === undefined ? {} : { oidc: jwtAuthenticators.authenticate }),
     ...(options.enableBootstrapTokenAuth ? { bootstrapTokens: createBootstrapTokenAuthenticator({ lookup: (name) => coreLookup('secrets', 'kube-system', name) }) } : {}),
   });
   // The served set: the built-in groups now; custom resources join and leave it at run time.
@@ -122,6 +155,9 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
       authorizer,
       rulesResolver: createRulesResolver({ modes: options.authorizationModes }),
       authentication: { authenticator, apiAudiences: tokenKeys.apiAudiences },
+      // Bindings write pods through the registry (declared below; used only once requests arrive).
+      podStore: () => registry.store(podsDefinition),
+      components: [storageComponent(options.storageBackend, () => storage.ping())],
     }),
   );
   const registry = createRegistry({
@@ -141,6 +177,10 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
       authenticate: createRequestAuthenticator({
         authenticator,
         onRejected: (err) => logger.info({ reason: err.message }, 'Unable to authenticate the request'),
+        // kube's warning for a legacy token Secret listed in its account (still auto-generated).
+        onWarnings: (request: FastifyRequest, warnings) => request.kapi.warnings.push(...warnings),
+        // The file's `anonymous` section, else --anonymous-auth (conditions limit it to paths).
+        anonymous: authenticationConfig?.config.anonymous ?? { enabled: options.anonymousAuth, conditions: [] },
       }),
       authorize: createRequestAuthorizer(authorizer),
       authorizer,
@@ -188,6 +228,13 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   await bootstrapNamespaces(registry);
   await bootstrapPriorityClasses(registry);
   await bootstrapFlowControl(registry);
+  // The default RBAC policy (kube's rbac/bootstrap-roles hook); its timing is logged as a start-up cost.
+  const rbacStarted = performance.now();
+  const rbac = await bootstrapRbac(registry);
+  logger.info(
+    { created: rbac.created.length, updated: rbac.updated.length, recreated: rbac.recreated.length, protected: rbac.protected.length, ms: Math.round(performance.now() - rbacStarted) },
+    'default rbac policy ensured',
+  );
   const kubernetesService = await bootstrapKubernetesService(registry, {
     clusterIP: firstServiceIP(options.serviceClusterIPRange),
     securePort: options.securePort,
@@ -199,7 +246,33 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     logger.info(kubernetesService, 'kubernetes service ensured');
   }
   await repairServiceAllocations(registry, serviceAllocator, logger);
-  const controllers = startControllers({ registry, logger, rootCaPem: certs.servingCa, controllers: options.controllers });
+  // kube-apiserver's own objects: the authentication ConfigMap, the kubernetes ServiceCIDR, its identity Lease.
+  const systemObjects = await bootstrapSystemObjects(registry, { clientCaPem: certs.clientCa, serviceCIDR: options.serviceClusterIPRange.cidr, logger });
+  if (systemObjects.authentication !== 'unchanged' || systemObjects.serviceCIDR !== 'unchanged') logger.info(systemObjects, 'system objects ensured');
+  const identityLease = await startIdentityLease(registry, { logger });
+  // kube-public/cluster-info for `kubeadm join` (its signatures are the bootstrap signer's).
+  const clusterInfo = await ensureClusterInfo(registry, { serverUrl: url, caPem: certs.servingCa });
+  if (clusterInfo !== 'unchanged') logger.info({ action: clusterInfo }, 'cluster-info ensured');
+  // kube re-reads the file while it runs; a bad or unreachable new configuration leaves the last good one serving.
+  const stopWatchingAuthenticationConfig =
+    authenticationConfig === undefined || jwtAuthenticators === undefined || options.authenticationConfigFile === undefined
+      ? undefined
+      : watchAuthenticationConfig({
+          file: options.authenticationConfigFile,
+          authenticator: jwtAuthenticators,
+          initialData: authenticationConfig.data,
+          disallowedIssuers: [options.serviceAccount.issuer],
+          intervalMs: 1000,
+          onReloaded: () => logger.info('reloaded authentication config'),
+          onError: (message) => logger.error({ reason: message }, 'authentication config not reloaded'),
+        });
+  const controllers = startControllers({
+    registry,
+    logger,
+    rootCaPem: certs.servingCa,
+    controllers: options.controllers,
+    legacyTokenSigner: (claims) => tokenKeys.issueLegacy(claims),
+  });
   bootstrapped = true;
   logger.info({ url, kubeconfig: certs.kubeconfigPath }, 'kapi ready');
   // The OpenAPI documents (about 0.1 s for every built-in kind) are built right after
@@ -222,8 +295,10 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
             },
           },
           { name: 'shutdown delay', run: () => new Promise((r) => setTimeout(r, bounds.delayMs)) },
+          { name: 'stop watching authentication config', run: () => stopWatchingAuthenticationConfig?.() },
           // Controllers are clients: they stop before the server they talk to.
           { name: 'stop controllers', run: () => controllers.stop() },
+          { name: 'stop identity lease renewals', run: () => identityLease.stop() },
           { name: 'stop accepting, end watches', run: () => inFlight.beginDrain() },
           {
             name: 'drain in-flight requests',

@@ -94,3 +94,67 @@ export function findDuplicateFields(text: string): string[] {
   }
   return found;
 }
+
+/**
+ * The number of member names in a valid JSON text, as UTF-8 bytes: string literals
+ * followed by a colon. Bytes, not the decoded string: every structural character
+ * is ASCII and no byte of a multi-byte UTF-8 sequence is, and indexing a Buffer is
+ * several times cheaper than charCodeAt over the same text.
+ */
+function countTextKeys(bytes: Uint8Array): number {
+  let keys = 0;
+  let inString = false;
+  let afterString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) {
+        inString = false;
+        afterString = true;
+      }
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (afterString) {
+      if (c === 0x3a /* : */) {
+        keys++;
+        afterString = false;
+      } else if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) {
+        // Only JSON's whitespace may stand between a name and its colon.
+        afterString = false;
+      }
+    }
+  }
+  return keys;
+}
+
+/** The own members of every object in a parsed value (depth is bounded by the decoder). */
+function countValueKeys(value: unknown): number {
+  let keys = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (item !== null && typeof item === 'object') keys += countValueKeys(item);
+    }
+    return keys;
+  }
+  const names = Object.keys(value as object);
+  keys += names.length;
+  for (let i = 0; i < names.length; i++) {
+    const member = (value as Record<string, unknown>)[names[i]!];
+    if (member !== null && typeof member === 'object') keys += countValueKeys(member);
+  }
+  return keys;
+}
+
+/**
+ * Whether the JSON text in `bytes` repeats a member name anywhere. JSON.parse makes
+ * one own property per distinct name of an object (`__proto__` included), so a text
+ * without repeats has exactly as many names as `parsed` has members; counting both
+ * costs a fraction of findDuplicateFields, which then runs only for texts that do
+ * repeat a name.
+ */
+export function hasDuplicateFields(bytes: Uint8Array, parsed: unknown): boolean {
+  const members = parsed !== null && typeof parsed === 'object' ? countValueKeys(parsed) : 0;
+  return countTextKeys(bytes) !== members;
+}

@@ -7,7 +7,7 @@ import { badRequest } from '../errors/status-error.js';
 import type { Codec, DecodeOptions } from './codec.js';
 import { mayHoldLoneSurrogate, toWellFormed } from './well-formed.js';
 import { checkDepth, mayBeTooDeep } from './depth.js';
-import { findDuplicateFields } from './json-duplicates.js';
+import { findDuplicateFields, hasDuplicateFields } from './json-duplicates.js';
 
 export const JSON_MEDIA_TYPE = 'application/json';
 
@@ -44,7 +44,7 @@ export function decodeJson(body: Buffer, opts?: DecodeOptions): unknown {
     throw badRequest(`${PARSE_ERROR}${why}`);
   }
   if (mayBeTooDeep(text)) checkDepth(value, { prefix: PARSE_ERROR });
-  if (opts?.strictErrors !== undefined) opts.strictErrors.push(...findDuplicateFields(text));
+  if (opts?.strictErrors !== undefined && hasDuplicateFields(body, value)) opts.strictErrors.push(...findDuplicateFields(text));
   return mayHoldLoneSurrogate(text) ? toWellFormed(value) : value;
 }
 

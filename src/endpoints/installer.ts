@@ -24,7 +24,7 @@ import { listHandler } from './handlers/list.js';
 import { patchHandler } from './handlers/patch.js';
 import { subresourceCreateHandler, subresourceGetHandler, subresourceType, subresourceUpdateHandler } from './handlers/subresource.js';
 import { subresourcePatchHandler } from './handlers/subresource-patch.js';
-import type { Handler, SchemaChecker } from './handlers/scope.js';
+import { addWarnings, type Handler, type SchemaChecker } from './handlers/scope.js';
 import { updateHandler } from './handlers/update.js';
 import { watchHandler } from './handlers/watch.js';
 import { negotiateOutput, isPretty } from './negotiation.js';
@@ -154,6 +154,8 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
     if (def.scope === 'Namespaced' && namespace === '' && (verb === 'create' || verb === 'deletecollection')) {
       throw methodNotSupported(gr, verb);
     }
+    // kube's installer warns on every request a deprecated resource serves.
+    if (def.deprecationWarning !== undefined) addWarnings(request, [def.deprecationWarning]);
     // Negotiate the answer before any work: a 406 must not follow a write.
     const type = sub === undefined ? { apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind } : subresourceType(def, info.subresource);
     negotiateOutput({ accept: request.headers.accept, pretty: isPretty(request.query), codecs, type });

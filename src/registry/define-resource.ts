@@ -7,7 +7,7 @@
 // group's factory (apis/**/index.ts), never patched in by identity.
 import { ALL_VERBS, type Scope, type Verb } from '../schema/api-resource.js';
 import type { Allocator } from './allocation.js';
-import type { Conversion, NameValidation, Strategy, SubresourceDefinition, VirtualCreateContext } from './strategy.js';
+import type { Conversion, NameValidation, Strategy, SubresourceDefinition, VirtualCreateContext, VirtualRead } from './strategy.js';
 import { builtinSchema, definitionNameForGvk, type ResourceSchema } from '../schema/definitions.js';
 import type { KubeObject } from '../schema/object.js';
 import type { TableDefinition } from './table.js';
@@ -41,6 +41,13 @@ export interface ResourceDefinition {
    * with what this returns (SelfSubjectReview, TokenReview).
    */
   readonly virtualCreate?: (obj: KubeObject, ctx: VirtualCreateContext) => KubeObject | Promise<KubeObject>;
+  /** A resource computed on every read, not stored (componentstatuses): only get and list are served. */
+  readonly virtualRead?: VirtualRead;
+  /**
+   * kube's deprecation warning ("v1 ComponentStatus is deprecated in v1.19+"),
+   * sent as a Warning header on every request to the resource.
+   */
+  readonly deprecationWarning?: string;
   /** `kubectl get` columns (registry/table.ts); absent means kube's default Name and Created At. */
   readonly table?: TableDefinition;
   /** Values taken from a pool shared by every object of the kind (services: cluster IPs, node ports). */
@@ -71,7 +78,7 @@ export function defineResource(decl: ResourceDeclaration): ResourceDefinition {
     singular: decl.kind.toLowerCase(),
     shortNames: [],
     categories: [],
-    verbs: decl.virtualCreate === undefined ? ALL_VERBS : ['create'],
+    verbs: decl.virtualCreate !== undefined ? ['create'] : decl.virtualRead !== undefined ? ['get', 'list'] : ALL_VERBS,
     schema: decl.schema ?? defaultSchema(decl),
     nameValidation: 'subdomain',
     strategy: {},

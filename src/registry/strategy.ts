@@ -102,6 +102,11 @@ export interface SubresourceDefinition {
   /** status: writes change only this path of the parent; everything else is kept. */
   readonly path?: string;
   /**
+   * Like path, for a subresource whose writes change several paths of the parent
+   * (pods/binding: spec.nodeName, metadata.annotations, metadata.labels, status).
+   */
+  readonly paths?: readonly string[];
+  /**
    * Validation of a write through this subresource (kube's separate status
    * strategies); absent: the parent's validateUpdate (or validate). Scale writes
    * always run the parent's strategy instead.
@@ -124,6 +129,14 @@ export interface SubresourceCreateContext {
   readonly now: Date;
   /** Reads another stored object (bound object references); undefined when absent. */
   readonly getObject: (kind: { group: string; plural: string; scope: Scope }, namespace: string, name: string) => Promise<KubeObject | undefined>;
+}
+
+/** What a computed read-only resource answers (componentstatuses): computed on every request, never stored. */
+export interface VirtualRead {
+  /** The object named `name`; undefined answers 404. */
+  get(name: string): Promise<KubeObject | undefined>;
+  /** Every object, in the order the list answers them. */
+  list(): Promise<KubeObject[]>;
 }
 
 /** Request context handed to virtual resources (not stored: selfsubjectreviews). */

@@ -10,24 +10,17 @@
 //   - fields the schema does not declare are reported (fieldValidation), found
 //     through own properties only, so `toString` or `__proto__` are never "known".
 // The caller has already bounded the depth (codecs/), so recursion here is safe.
+// The schema is compiled once per table and definition into a plan (references
+// resolved, properties in Maps, Go type names made only for an error), so a request
+// pays for the values it carries, not for reading the schema again.
 import { refName, type Definitions, type OpenApiSchema } from './definitions.js';
 import { renderFieldPath, setOwnField } from './field-path.js';
 import { goJsonType } from './object.js';
-import { parseQuantity, QuantityParseError, QuantityRangeError } from './quantity.js';
+import { checkBase64, checkIntOrString, INT32, INT64, SchemaTypeError, SELF_DECODING } from './typed-values.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
-/** A value Go's decoder would refuse; `detail` is the decoder's error text. */
-export class SchemaTypeError extends Error {
-  constructor(readonly detail: string) {
-    super(detail);
-    this.name = 'SchemaTypeError';
-  }
-}
-
-export function isSchemaTypeError(err: unknown): err is SchemaTypeError {
-  return err instanceof SchemaTypeError;
-}
+export { isSchemaTypeError, SchemaTypeError } from './typed-values.js';
 
 export interface TypedCheck {
   /** Paths of undeclared fields in the strict decoder's wording (`spec.containers[0].bar`), in document order. */
@@ -53,8 +46,9 @@ export function checkTyped(schemaName: string, obj: unknown, definitions: Defini
     for (const u of holders) delete u.holder[u.key];
   };
   if (schema === undefined) return { unknownFields, dropUnknownFields };
-  const w: Walk = { definitions, unknownFields, holders, path: [], fields: [], struct: '' };
-  walk(w, { $ref: `#/definitions/${schemaName}` }, obj);
+  const compiler = compilerFor(definitions);
+  const w: Walk = { compiler, unknownFields, holders, path: [], fields: [], struct: '' };
+  walk(w, rootPlan(compiler, schemaName), obj);
   return { unknownFields, dropUnknownFields };
 }
 
@@ -64,7 +58,7 @@ interface UnknownField {
 }
 
 interface Walk {
-  readonly definitions: Definitions;
+  readonly compiler: Compiler;
   readonly unknownFields: string[];
   /** Where each unknown field is, for dropUnknownFields. */
   readonly holders: UnknownField[];
@@ -83,13 +77,13 @@ interface Resolved {
 }
 
 /** Follows `$ref` and the single-element `allOf: [{$ref}]` wrapper OpenAPI v3 uses. */
-function resolve(w: Walk, schema: OpenApiSchema): Resolved | undefined {
+function resolve(c: Compiler, schema: OpenApiSchema): Resolved | undefined {
   let s: OpenApiSchema | undefined = schema;
   let name: string | undefined;
   for (let hops = 0; s !== undefined && hops < 8; hops++) {
     if (s.$ref !== undefined) {
       name = refName(s.$ref);
-      s = Object.hasOwn(w.definitions, name) ? w.definitions[name] : undefined;
+      s = Object.hasOwn(c.definitions, name) ? c.definitions[name] : undefined;
     } else if (s.properties === undefined && s.allOf?.length === 1) {
       s = s.allOf[0];
     } else {
@@ -111,9 +105,12 @@ function structName(name: string | undefined): string {
 }
 
 /** The Go type a schema decodes into, as reflect.Type.String() prints it. */
-function goType(w: Walk, schema: OpenApiSchema): string {
-  const r = resolve(w, schema);
-  if (r === undefined) return 'interface {}';
+function goType(c: Compiler, schema: OpenApiSchema): string {
+  const r = resolve(c, schema);
+  return r === undefined ? 'interface {}' : goTypeResolved(c, r);
+}
+
+function goTypeResolved(c: Compiler, r: Resolved): string {
   if (r.name !== undefined) return goNamed(r.name);
   const s = r.schema;
   switch (s.type) {
@@ -126,9 +123,9 @@ function goType(w: Walk, schema: OpenApiSchema): string {
     case 'boolean':
       return 'bool';
     case 'array':
-      return `[]${s.items === undefined ? 'interface {}' : goType(w, s.items)}`;
+      return `[]${s.items === undefined ? 'interface {}' : goType(c, s.items)}`;
     default:
-      if (typeof s.additionalProperties === 'object') return `map[string]${goType(w, s.additionalProperties)}`;
+      if (typeof s.additionalProperties === 'object') return `map[string]${goType(c, s.additionalProperties)}`;
       return 'map[string]interface {}';
   }
 }
@@ -143,127 +140,162 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const INT32 = 2 ** 31;
-const INT64 = 2 ** 63;
-
-function checkInteger(w: Walk, schema: OpenApiSchema, value: unknown): void {
-  if (typeof value !== 'number') return mismatch(w, goJsonType(value), goType(w, schema));
-  const bound = schema.format === 'int32' ? INT32 : INT64;
-  if (!Number.isInteger(value) || value < -bound || value >= bound) mismatch(w, `number ${String(value)}`, goType(w, schema));
+/** An integer plan carries its Go type name (made at compile time from the resolved schema). */
+function checkInteger(w: Walk, plan: Plan, value: unknown): void {
+  if (typeof value !== 'number') return mismatch(w, goJsonType(value), plan.goType!);
+  const bound = plan.bound;
+  if (!Number.isInteger(value) || value < -bound || value >= bound) mismatch(w, `number ${String(value)}`, plan.goType!);
 }
 
-// --- Go types with their own UnmarshalJSON ---------------------------------------
+// --- the plan ------------------------------------------------------------------------
+// The walk reads a plan compiled once per (table, schema): references resolved, Go
+// type names and struct names known, properties in a Map. A request then pays only
+// for the values it carries; texts for errors are made when an error is thrown.
 
-/** resource.Quantity's UnmarshalJSON: a JSON number is read as its text, quoted text trimmed. */
-function checkQuantity(value: unknown): void {
-  const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
-  try {
-    // Objects, lists and booleans reach ParseQuantity as their raw JSON: never a quantity.
-    parseQuantity(text ?? '');
-  } catch (err) {
-    if (err instanceof QuantityParseError || err instanceof QuantityRangeError) throw new SchemaTypeError(err.message);
-    throw err;
+type PlanKind = 'none' | 'self' | 'intOrString' | 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'opaque' | 'map' | 'struct';
+
+interface Plan {
+  kind: PlanKind;
+  /** What the schema resolved to (undefined for 'none'): Go type names and zero values come from it. */
+  resolved: Resolved | undefined;
+  /** 'self': the Go type's own UnmarshalJSON. */
+  self: ((value: unknown) => void) | undefined;
+  /** 'string': base64 bytes. */
+  bytes: boolean;
+  /** 'integer': the exclusive bound of the Go int type. */
+  bound: number;
+  /** 'array': the item plan; undefined when the schema has no items (nothing is checked). */
+  items: Plan | undefined;
+  /** 'map', and 'struct' with an additionalProperties schema: the value plan. */
+  values: Plan | undefined;
+  /** 'struct': declared properties (own names only: a Map, never an object lookup). */
+  props: Map<string, Plan> | undefined;
+  /** 'struct': x-kubernetes-embedded-resource (metadata is ObjectMeta, apiVersion/kind strings). */
+  embedded: boolean;
+  /** 'struct': undeclared fields are kept without a report. */
+  open: boolean;
+  /** 'struct': the Go struct name for error context ('' keeps the outer one). */
+  struct: string;
+  /** Go's type name for a mismatch, made once on the first error. */
+  goType: string | undefined;
+}
+
+interface Compiler {
+  readonly definitions: Definitions;
+  /** Plans by resolved schema object and the definition name it was reached through; cycles meet their own plan. */
+  readonly plans: Map<OpenApiSchema, Map<string | undefined, Plan>>;
+}
+
+const plansByTable = new WeakMap<Definitions, Compiler>();
+
+function compilerFor(definitions: Definitions): Compiler {
+  let c = plansByTable.get(definitions);
+  if (c === undefined) {
+    c = { definitions, plans: new Map() };
+    plansByTable.set(definitions, c);
+  }
+  return c;
+}
+
+function newPlan(kind: PlanKind, resolved: Resolved | undefined): Plan {
+  return { kind, resolved, self: undefined, bytes: false, bound: 0, items: undefined, values: undefined, props: undefined, embedded: false, open: false, struct: '', goType: undefined };
+}
+
+const NONE: Plan = newPlan('none', undefined);
+
+/** The plan of a schema as the walk meets it (resolved as resolve() resolves it). */
+function compile(c: Compiler, schema: OpenApiSchema): Plan {
+  const r = resolve(c, schema);
+  if (r === undefined) return NONE;
+  let byName = c.plans.get(r.schema);
+  if (byName === undefined) {
+    byName = new Map();
+    c.plans.set(r.schema, byName);
+  }
+  const known = byName.get(r.name);
+  if (known !== undefined) return known;
+  const plan = newPlan('none', r);
+  // Registered before its children are compiled, so a recursive schema refers to itself.
+  byName.set(r.name, plan);
+  fillPlan(c, plan, r);
+  return plan;
+}
+
+function fillPlan(c: Compiler, plan: Plan, r: Resolved): void {
+  const s = r.schema;
+  const own = r.name === undefined ? undefined : SELF_DECODING.get(r.name);
+  if (own !== undefined) {
+    plan.kind = 'self';
+    plan.self = own;
+    return;
+  }
+  if (s['x-kubernetes-int-or-string'] === true || s.format === 'int-or-string') {
+    plan.kind = 'intOrString';
+    return;
+  }
+  switch (s.type) {
+    case 'string':
+      plan.kind = 'string';
+      plan.bytes = s.format === 'byte';
+      return;
+    case 'integer':
+      plan.kind = 'integer';
+      plan.bound = s.format === 'int32' ? INT32 : INT64;
+      // An integer's mismatch names the type from the resolved schema alone (no definition name).
+      plan.goType = goType(c, s);
+      return;
+    case 'number':
+    case 'boolean':
+      plan.kind = s.type;
+      return;
+    case 'array':
+      plan.kind = 'array';
+      plan.items = s.items === undefined ? undefined : compile(c, s.items);
+      return;
+    default:
+      fillObjectPlan(c, plan, r);
   }
 }
 
-const RFC3339 = '2006-01-02T15:04:05Z07:00';
-/** The elements of Go's RFC 3339 layout, in order, with what each accepts. */
-const RFC3339_ELEMENTS: readonly { readonly layout: string; readonly re: RegExp }[] = [
-  { layout: '2006', re: /^\d{4}/ },
-  { layout: '-', re: /^-/ },
-  { layout: '01', re: /^\d{2}/ },
-  { layout: '-', re: /^-/ },
-  { layout: '02', re: /^\d{2}/ },
-  { layout: 'T', re: /^[Tt]/ },
-  { layout: '15', re: /^\d{2}/ },
-  { layout: ':', re: /^:/ },
-  { layout: '04', re: /^\d{2}/ },
-  { layout: ':', re: /^:/ },
-  // Go accepts fractional seconds after the seconds element even when the layout has none.
-  { layout: '05', re: /^\d{2}(?:\.\d+)?/ },
-  { layout: 'Z07:00', re: /^(?:[Zz]|[+-]\d{2}:\d{2})/ },
-];
-
-/** metav1.Time / MicroTime: a JSON string in RFC 3339, checked as time.Parse checks it. */
-function checkTime(value: unknown): void {
-  if (typeof value !== 'string') {
-    throw new SchemaTypeError(`json: cannot unmarshal ${goJsonType(value)} into Go value of type string`);
+function fillObjectPlan(c: Compiler, plan: Plan, r: Resolved): void {
+  const s = r.schema;
+  const props = s.properties;
+  const additional = s.additionalProperties;
+  // An object schema that declares neither properties nor a value schema is opaque in
+  // Kubernetes (RawExtension, FieldsV1, apiextensions JSON): its Go type takes raw
+  // JSON of any shape, so nothing inside is checked.
+  if (props === undefined && typeof additional !== 'object') {
+    plan.kind = 'opaque';
+    return;
   }
-  let rest = value;
-  const quoted = JSON.stringify(value);
-  for (let i = 0; i < RFC3339_ELEMENTS.length; i++) {
-    const element = RFC3339_ELEMENTS[i]!;
-    const m = element.re.exec(rest);
-    if (m === null) {
-      throw new SchemaTypeError(`parsing time ${quoted} as "${RFC3339}": cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(element.layout)}`);
-    }
-    rest = rest.slice(m[0].length);
+  if (props === undefined) {
+    plan.kind = 'map';
+    plan.values = compile(c, additional as OpenApiSchema);
+    return;
   }
-  if (rest !== '') throw new SchemaTypeError(`parsing time ${quoted}: extra text: ${JSON.stringify(rest)}`);
-  const [month, day, hour, minute, second] = [value.slice(5, 7), value.slice(8, 10), value.slice(11, 13), value.slice(14, 16), value.slice(17, 19)].map(Number);
-  const range = (what: string) => new SchemaTypeError(`parsing time ${quoted}: ${what} out of range`);
-  if (month! < 1 || month! > 12) throw range('month');
-  const year = Number(value.slice(0, 4));
-  const days = new Date(Date.UTC(year, month!, 0)).getUTCDate();
-  if (day! < 1 || day! > days) throw range('day');
-  if (hour! > 23) throw range('hour');
-  if (minute! > 59) throw range('minute');
-  if (second! > 59) throw range('second');
+  plan.kind = 'struct';
+  plan.embedded = s['x-kubernetes-embedded-resource'] === true;
+  plan.open = s['x-kubernetes-preserve-unknown-fields'] === true || additional === true;
+  plan.struct = structName(r.name);
+  plan.props = new Map();
+  for (const key of Object.keys(props)) plan.props.set(key, compile(c, props[key]!));
+  if (typeof additional === 'object') plan.values = compile(c, additional);
 }
 
-/** intstr.IntOrString: a quoted string, or a JSON value decoded as int32. */
-function checkIntOrString(value: unknown): void {
-  if (typeof value === 'string') return;
-  if (typeof value !== 'number') throw new SchemaTypeError(`json: cannot unmarshal ${goJsonType(value)} into Go value of type int32`);
-  if (!Number.isInteger(value) || value < -INT32 || value >= INT32) {
-    throw new SchemaTypeError(`json: cannot unmarshal number ${String(value)} into Go value of type int32`);
-  }
+/** Go's type name of a plan's schema, made on first use (only errors print it). */
+function goTypeOf(c: Compiler, plan: Plan): string {
+  plan.goType ??= plan.resolved === undefined ? 'interface {}' : goTypeResolved(c, plan.resolved);
+  return plan.goType;
 }
-
-const BASE64_CHAR = /^[A-Za-z0-9+/]$/;
-
-/**
- * []byte fields: standard padded base64, as Go's base64.StdEncoding reads it (CR and
- * LF ignored; `=` only to pad the last quantum), refused with its CorruptInputError text.
- */
-function checkBase64(value: string): void {
-  const at: number[] = [];
-  for (let i = 0; i < value.length; i++) if (value[i] !== '\r' && value[i] !== '\n') at.push(i);
-  const n = at.length;
-  const corrupt = (i: number) => new SchemaTypeError(`illegal base64 data at input byte ${i}`);
-  for (let k = 0; k < n; k++) {
-    const c = value[at[k]!]!;
-    if (c === '=') {
-      const q = k % 4;
-      if (q === 3 && k + 1 === n) return;
-      if (q === 2 && k + 2 === n && value[at[k + 1]!] === '=') return;
-      throw corrupt(at[k]!);
-    }
-    if (!BASE64_CHAR.test(c)) throw corrupt(at[k]!);
-  }
-  if (n % 4 !== 0) throw corrupt(value.length);
-}
-
-/** Definitions whose Go type decodes itself; `opaque` ones take any JSON value (raw bytes). */
-const SELF_DECODING: ReadonlyMap<string, (w: Walk, value: unknown) => void> = new Map<string, (w: Walk, value: unknown) => void>([
-  ['io.k8s.apimachinery.pkg.api.resource.Quantity', (_w, v) => checkQuantity(v)],
-  ['io.k8s.apimachinery.pkg.apis.meta.v1.Time', (_w, v) => checkTime(v)],
-  ['io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', (_w, v) => checkTime(v)],
-  ['io.k8s.apimachinery.pkg.util.intstr.IntOrString', (_w, v) => checkIntOrString(v)],
-  ['io.k8s.apimachinery.pkg.runtime.RawExtension', () => undefined],
-  ['io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1', () => undefined],
-]);
-
-// --- the walk ---------------------------------------------------------------------
 
 /** What Go leaves in a list item or map value that was null: the element type's zero value. */
-function zeroValue(w: Walk, schema: OpenApiSchema): unknown {
-  const r = resolve(w, schema);
+function zeroValue(plan: Plan): unknown {
+  const r = plan.resolved;
   if (r === undefined) return null;
   if (r.name === 'io.k8s.apimachinery.pkg.api.resource.Quantity') return '0';
-  if (r.name !== undefined && SELF_DECODING.has(r.name)) return null;
+  if (plan.kind === 'self') return null;
   const s = r.schema;
-  if (s['x-kubernetes-int-or-string'] === true || s.format === 'int-or-string') return 0;
+  if (plan.kind === 'intOrString') return 0;
   switch (s.type) {
     case 'string':
       return '';
@@ -281,42 +313,46 @@ function zeroValue(w: Walk, schema: OpenApiSchema): unknown {
   }
 }
 
-function walk(w: Walk, schema: OpenApiSchema, value: unknown): void {
-  const r = resolve(w, schema);
-  if (r === undefined) return;
-  const s = r.schema;
-  if (r.name !== undefined) {
-    const own = SELF_DECODING.get(r.name);
-    if (own !== undefined) return own(w, value);
-  }
-  if (s['x-kubernetes-int-or-string'] === true || s.format === 'int-or-string') return checkIntOrString(value);
-  switch (s.type) {
+// --- the walk ---------------------------------------------------------------------
+
+function walk(w: Walk, plan: Plan, value: unknown): void {
+  switch (plan.kind) {
+    case 'none':
+    case 'opaque':
+      return;
+    case 'self':
+      return plan.self!(value);
+    case 'intOrString':
+      return checkIntOrString(value);
     case 'string':
-      if (typeof value !== 'string') return mismatch(w, goJsonType(value), goType(w, schema));
-      if (s.format === 'byte') checkBase64(value);
+      if (typeof value !== 'string') return mismatch(w, goJsonType(value), goTypeOf(w.compiler, plan));
+      if (plan.bytes) checkBase64(value);
       return;
     case 'integer':
-      return checkInteger(w, s, value);
+      return checkInteger(w, plan, value);
     case 'number':
-      if (typeof value !== 'number') mismatch(w, goJsonType(value), goType(w, schema));
+      if (typeof value !== 'number') mismatch(w, goJsonType(value), goTypeOf(w.compiler, plan));
       return;
     case 'boolean':
-      if (typeof value !== 'boolean') mismatch(w, goJsonType(value), goType(w, schema));
+      if (typeof value !== 'boolean') mismatch(w, goJsonType(value), goTypeOf(w.compiler, plan));
       return;
     case 'array':
-      if (!Array.isArray(value)) return mismatch(w, goJsonType(value), goType(w, schema));
-      return walkArray(w, s, value);
-    default:
-      return walkObject(w, r, schema, value);
+      if (!Array.isArray(value)) return mismatch(w, goJsonType(value), goTypeOf(w.compiler, plan));
+      if (plan.items !== undefined) walkArray(w, plan.items, value);
+      return;
+    case 'map':
+      if (!isPlainObject(value)) return mismatch(w, goJsonType(value), goTypeOf(w.compiler, plan));
+      return walkMap(w, plan.values!, value);
+    case 'struct':
+      if (!isPlainObject(value)) return mismatch(w, goJsonType(value), goTypeOf(w.compiler, plan));
+      return walkStruct(w, plan, value);
   }
 }
 
-function walkArray(w: Walk, s: OpenApiSchema, value: unknown[]): void {
-  const items = s.items;
-  if (items === undefined) return;
+function walkArray(w: Walk, items: Plan, value: unknown[]): void {
   for (let i = 0; i < value.length; i++) {
     if (value[i] === null) {
-      value[i] = zeroValue(w, items);
+      value[i] = zeroValue(items);
       continue;
     }
     w.path.push(i);
@@ -325,23 +361,13 @@ function walkArray(w: Walk, s: OpenApiSchema, value: unknown[]): void {
   }
 }
 
-function walkObject(w: Walk, r: Resolved, schema: OpenApiSchema, value: unknown): void {
-  const s = r.schema;
-  const props = s.properties;
-  const additional = s.additionalProperties;
-  // An object schema that declares neither properties nor a value schema is opaque in
-  // Kubernetes (RawExtension, FieldsV1, apiextensions JSON): its Go type takes raw
-  // JSON of any shape, so nothing inside is checked.
-  if (props === undefined && typeof additional !== 'object') return;
-  if (!isPlainObject(value)) return mismatch(w, goJsonType(value), goType(w, schema));
-  if (props === undefined) return walkMap(w, additional as OpenApiSchema, value);
-  const embedded = s['x-kubernetes-embedded-resource'] === true;
-  const open = s['x-kubernetes-preserve-unknown-fields'] === true || additional === true;
+function walkStruct(w: Walk, plan: Plan, value: Record<string, unknown>): void {
+  const props = plan.props!;
   const outerStruct = w.struct;
-  const struct = structName(r.name) || outerStruct;
+  const struct = plan.struct || outerStruct;
   for (const key of Object.keys(value)) {
     const child = value[key];
-    const declared = Object.hasOwn(props, key) ? props[key] : embedded && key === 'metadata' ? { $ref: `#/definitions/${OBJECT_META}` } : undefined;
+    const declared = props.get(key) ?? (plan.embedded && key === 'metadata' ? objectMetaPlan(w.compiler) : undefined);
     if (declared !== undefined) {
       // Go leaves a field that was null at its zero value, which omitempty drops.
       if (child === null) {
@@ -355,15 +381,15 @@ function walkObject(w: Walk, r: Resolved, schema: OpenApiSchema, value: unknown)
       w.struct = outerStruct;
       w.fields.pop();
       w.path.pop();
-    } else if (embedded && (key === 'apiVersion' || key === 'kind')) {
+    } else if (plan.embedded && (key === 'apiVersion' || key === 'kind')) {
       if (child !== null && typeof child !== 'string') {
         w.struct = struct;
         w.fields.push(key);
         mismatch(w, goJsonType(child), 'string');
       }
-    } else if (typeof additional === 'object') {
-      walkMapEntry(w, additional, value, key);
-    } else if (!open) {
+    } else if (plan.values !== undefined) {
+      walkMapEntry(w, plan.values, value, key);
+    } else if (!plan.open) {
       w.path.push(key);
       w.unknownFields.push(renderFieldPath(w.path));
       w.holders.push({ holder: value, key });
@@ -372,19 +398,31 @@ function walkObject(w: Walk, r: Resolved, schema: OpenApiSchema, value: unknown)
   }
 }
 
-function walkMap(w: Walk, additional: OpenApiSchema, value: Record<string, unknown>): void {
-  for (const key of Object.keys(value)) walkMapEntry(w, additional, value, key);
+const OBJECT_META_REF: OpenApiSchema = { $ref: `#/definitions/${OBJECT_META}` };
+
+/** The plan of a table's root definition, compiled on first use. */
+function rootPlan(c: Compiler, schemaName: string): Plan {
+  return compile(c, { $ref: `#/definitions/${schemaName}` });
+}
+
+/** metadata of an embedded resource: ObjectMeta of the same table. */
+function objectMetaPlan(c: Compiler): Plan {
+  return compile(c, OBJECT_META_REF);
+}
+
+function walkMap(w: Walk, values: Plan, value: Record<string, unknown>): void {
+  for (const key of Object.keys(value)) walkMapEntry(w, values, value, key);
 }
 
 /** A map value: Go's error context stays on the map field (no key in the path). */
-function walkMapEntry(w: Walk, additional: OpenApiSchema, value: Record<string, unknown>, key: string): void {
+function walkMapEntry(w: Walk, values: Plan, value: Record<string, unknown>, key: string): void {
   const child = value[key];
   if (child === null) {
     // A client-named key is data: `value[key] =` would call the `__proto__` setter.
-    setOwnField(value, key, zeroValue(w, additional));
+    setOwnField(value, key, zeroValue(values));
     return;
   }
   w.path.push(key);
-  walk(w, additional, child);
+  walk(w, values, child);
   w.path.pop();
 }

@@ -6,7 +6,10 @@
 // --controllers picks them (controller-names.ts): namespace-controller (deleting a
 // namespace's contents), serviceaccount-controller (the `default` service account
 // in every namespace), root-ca-certificate-publisher-controller (kube-root-ca.crt
-// in every namespace). The kinds they drive are looked
+// in every namespace), serviceaccount-token-controller (legacy token Secrets'
+// token, ca.crt and namespace; their deletion with the account); off by default, bootstrap-signer-controller (jws-kubeconfig-<id>
+// in kube-public/cluster-info) and token-cleaner-controller (expired bootstrap
+// tokens), whose timed re-checks go with them. The kinds they drive are looked
 // up in the registry's catalog, so they drive what is served (the service
 // accounts with their token subresource), and a controller whose kinds are not
 // served does not start.
@@ -25,6 +28,15 @@ import {
   createRootCaPublisher,
   type NamespaceDefaultsClient,
 } from '../controllers/namespace-defaults.js';
+import { secrets as secretsKind } from '../apis/core/v1/index.js';
+import { CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, TOKEN_SECRET_NAMESPACE, isTokenSecret } from '../controllers/bootstrap-tokens.js';
+import { RECHECK_KEY as CLUSTER_INFO_KEY, createBootstrapSigner } from '../controllers/bootstrap-signer.js';
+import { createTokenCleaner } from '../controllers/token-cleaner.js';
+import { createClusterRoleAggregator, registryClusterRoleClient } from '../controllers/clusterrole-aggregation.js';
+import { clusterRoles as clusterRolesKind } from '../apis/rbac/v1/index.js';
+import { createTokensController, registryTokensClient, secretKey, serviceAccountKey, type LegacyTokenSigner } from '../controllers/serviceaccount-token.js';
+import { createRechecks, serialized, type Rechecks } from '../controllers/recheck.js';
+import { DEFAULT_RETRY } from './controller-runner.js';
 
 export type { ControllerLogger, RetryPolicy } from './controller-runner.js';
 
@@ -37,6 +49,8 @@ export interface ControllersOptions {
   readonly rootCaPem?: string;
   /** --controllers; absent: `*` (those on by default). */
   readonly controllers?: readonly string[];
+  /** Signs the legacy tokens of service-account-token Secrets (serviceaccount-token-controller); absent: that controller does not run. */
+  readonly legacyTokenSigner?: LegacyTokenSigner;
 }
 
 export interface RunningControllers {
@@ -175,11 +189,156 @@ const startRootCaPublisher: Starter = (opts) => {
   });
 };
 
+/**
+ * Timed re-checks (controllers/recheck.ts) whose runs go through `run`; a run that
+ * fails is tried again with the runner's capped backoff, as a failed sync would be.
+ */
+function rechecksFor(opts: ControllersOptions, controller: string, now: () => Date, run: (key: string) => Promise<unknown>): Rechecks {
+  const retry = opts.retry ?? DEFAULT_RETRY;
+  const failures = new Map<string, number>();
+  const rechecks: Rechecks = createRechecks({
+    now,
+    run: (key) =>
+      void run(key).then(
+        () => failures.delete(key),
+        (err: unknown) => {
+          const n = (failures.get(key) ?? 0) + 1;
+          failures.set(key, n);
+          opts.logger.warn({ controller, key, err }, 'controller re-check failed; retrying');
+          rechecks.at(key, new Date(now().getTime() + Math.min(retry.maxMs, retry.initialMs * 2 ** (n - 1))));
+        },
+      ),
+  });
+  return rechecks;
+}
+
+function stopBoth(runner: RunningController, rechecks: Rechecks): RunningController {
+  return {
+    stop() {
+      runner.stop();
+      rechecks.stop();
+    },
+  };
+}
+
+const startTokenCleaner: Starter = (opts) => {
+  const secrets = served(opts, secretsKind);
+  if (secrets === undefined) return undefined;
+  const store = opts.registry.store(secrets);
+  const now = () => new Date();
+  const rechecks = rechecksFor(opts, 'token-cleaner-controller', now, (name) => sync(name));
+  const cleaner = createTokenCleaner({
+    now,
+    rechecks,
+    client: {
+      getSecret: (name) => unlessNotFound(store.get({ namespace: TOKEN_SECRET_NAMESPACE, name })),
+      deleteSecret: async (name, uid) => {
+        try {
+          await store.delete({ namespace: TOKEN_SECRET_NAMESPACE, name, ...(uid === undefined ? {} : { preconditions: { uid } }) });
+        } catch (err) {
+          // Gone already, or a new Secret under the name (the uid precondition failed): not ours to delete.
+          if (!isStatusError(err) || (err.reason !== 'NotFound' && err.reason !== 'Conflict')) throw err;
+        }
+      },
+    },
+  });
+  const sync = serialized((name: string) => cleaner.sync(name));
+  const runner = runKeyedController({
+    ...runOptions(opts, 'token-cleaner-controller'),
+    watches: [{ definition: secrets, keyOf: (s) => (isTokenSecret(s) ? s.metadata.name : undefined) }],
+    sync: async (name) => {
+      await sync(name);
+      return 'done';
+    },
+  });
+  return stopBoth(runner, rechecks);
+};
+
+const startBootstrapSigner: Starter = (opts) => {
+  const secrets = served(opts, secretsKind);
+  const cms = served(opts, configMaps);
+  if (secrets === undefined || cms === undefined) return undefined;
+  const secretStore = opts.registry.store(secrets);
+  const cmStore = opts.registry.store(cms);
+  const now = () => new Date();
+  const rechecks = rechecksFor(opts, 'bootstrap-signer-controller', now, () => sync());
+  const signer = createBootstrapSigner({
+    now,
+    rechecks,
+    client: {
+      getClusterInfo: () => unlessNotFound(cmStore.get({ namespace: CLUSTER_INFO_NAMESPACE, name: CLUSTER_INFO_NAME })),
+      listTokenSecrets: async () => (await secretStore.list({ namespace: TOKEN_SECRET_NAMESPACE })).items,
+      updateClusterInfo: async (cm) => {
+        try {
+          await cmStore.update(cm, { namespace: CLUSTER_INFO_NAMESPACE, name: CLUSTER_INFO_NAME });
+          return 'updated';
+        } catch (err) {
+          if (isStatusError(err) && (err.reason === 'Conflict' || err.reason === 'NotFound')) return 'conflict';
+          throw err;
+        }
+      },
+    },
+  });
+  const sync = serialized(() => signer.sync());
+  const runner = runKeyedController({
+    ...runOptions(opts, 'bootstrap-signer-controller'),
+    // One key for everything: any change to the ConfigMap or a kube-system Secret re-signs (kube's single-item queue).
+    watches: [
+      { definition: cms, name: CLUSTER_INFO_NAME, keyOf: (cm) => (cm.metadata.namespace === CLUSTER_INFO_NAMESPACE ? CLUSTER_INFO_KEY : undefined) },
+      { definition: secrets, keyOf: (s) => (s.metadata.namespace === TOKEN_SECRET_NAMESPACE ? CLUSTER_INFO_KEY : undefined) },
+    ],
+    sync: async () => ((await sync()) === 'Conflict' ? 'retry' : 'done'),
+  });
+  return stopBoth(runner, rechecks);
+};
+
+const startServiceAccountTokens: Starter = (opts) => {
+  const accounts = served(opts, serviceAccounts);
+  const secrets = served(opts, secretsKind);
+  if (accounts === undefined || secrets === undefined || opts.legacyTokenSigner === undefined) return undefined;
+  const controller = createTokensController({
+    client: registryTokensClient(opts.registry, { serviceAccounts: accounts, secrets }),
+    sign: opts.legacyTokenSigner,
+    ...(opts.rootCaPem === undefined ? {} : { rootCaPem: opts.rootCaPem }),
+  });
+  return runKeyedController({
+    ...runOptions(opts, 'serviceaccount-token-controller'),
+    watches: [
+      { definition: accounts, keyOf: serviceAccountKey },
+      // Other Secrets are dropped by key (secretKey answers undefined for them).
+      { definition: secrets, keyOf: secretKey },
+    ],
+    sync: async (key) => {
+      await controller.sync(key);
+      return 'done';
+    },
+  });
+};
+
+const startClusterRoleAggregation: Starter = (opts) => {
+  const clusterRoles = served(opts, clusterRolesKind);
+  if (clusterRoles === undefined) return undefined;
+  const aggregator = createClusterRoleAggregator({ client: registryClusterRoleClient(opts.registry, clusterRoles), logger: opts.logger });
+  return runKeyedController({
+    ...runOptions(opts, 'clusterrole-aggregation-controller'),
+    // One key: any ClusterRole's change can change what every aggregated role is made of.
+    watches: [{ definition: clusterRoles, keyOf: () => 'all' }],
+    sync: async () => {
+      await aggregator.sync();
+      return 'done';
+    },
+  });
+};
+
 /** Every controller kapi runs, by kube-controller-manager's name (controller-names.ts). */
 const STARTERS: ReadonlyMap<string, Starter> = new Map<string, Starter>([
   ['namespace-controller', startNamespaceLifecycle],
   ['serviceaccount-controller', startServiceAccounts],
   ['root-ca-certificate-publisher-controller', startRootCaPublisher],
+  ['bootstrap-signer-controller', startBootstrapSigner],
+  ['token-cleaner-controller', startTokenCleaner],
+  ['serviceaccount-token-controller', startServiceAccountTokens],
+  ['clusterrole-aggregation-controller', startClusterRoleAggregation],
 ]);
 
 export function startControllers(opts: ControllersOptions): RunningControllers {

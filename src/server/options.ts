@@ -54,11 +54,17 @@ export interface Options {
   readonly enableBootstrapTokenAuth: boolean;
   /** --oidc-*: undefined without --oidc-issuer-url. */
   readonly oidc: OidcFlags | undefined;
+  /** --authentication-config (absolute; read and checked at start by auth/authn/authentication-config-file.ts); undefined: none. */
+  readonly authenticationConfigFile: string | undefined;
+  /** --anonymous-auth was given (kube refuses it beside the file's `anonymous` section). */
+  readonly anonymousAuthFlagSet: boolean;
   /** --controllers, checked (server/controller-names.ts decides what each entry turns on). */
   readonly controllers: readonly string[];
   readonly authorizationModes: readonly AuthorizationMode[];
   readonly requestTimeoutMs: number;
   readonly minRequestTimeoutSeconds: number;
+  /** --watch-cache and its kapi-only window flags: lists and watches served from memory (storage/cacher/). */
+  readonly watchCache: WatchCacheOptions;
   /**
    * --shutdown-delay-duration: after SIGTERM, /readyz fails but every request is
    * still served for this long (so load balancers stop sending traffic) before
@@ -83,6 +89,8 @@ export interface ServiceAccountOptions {
   readonly keyFile: string | undefined;
   /** Empty: the issuer. */
   readonly apiAudiences: readonly string[];
+  /** --service-account-lookup: legacy tokens are checked against their Secret and account (bound tokens always are). */
+  readonly lookup: boolean;
 }
 
 export interface ParseEnvironment {
@@ -115,6 +123,17 @@ function controllersOption(read: Reader): readonly string[] {
   const list = read.list('controllers', [...DEFAULT_CONTROLLERS]);
   read.problems.push(...controllersFlagProblems(list));
   return list;
+}
+
+/**
+ * --oidc-* unless --authentication-config is given: kube's validateOIDCOptions
+ * then reports only that the two are exclusive (any --oidc-* flag counts).
+ */
+function oidcUnlessAuthenticationConfig(read: Reader, cwd: string): OidcFlags | undefined {
+  if (read.string('authentication-config', '') === '') return oidcOptions(read, cwd);
+  const oidcFlags = ['oidc-issuer-url', 'oidc-client-id', 'oidc-username-claim', 'oidc-username-prefix', 'oidc-groups-claim', 'oidc-groups-prefix', 'oidc-ca-file', 'oidc-required-claim', 'oidc-signing-algs'];
+  if (oidcFlags.some((f) => read.has(f))) read.problems.push('authentication-config file and oidc-* flags are mutually exclusive');
+  return undefined;
 }
 
 function oidcOptions(read: Reader, cwd: string): OidcFlags | undefined {
@@ -269,6 +288,20 @@ function advertiseAddressOf(read: Reader, bindAddress: string, interfaces: Parse
   return undefined;
 }
 
+export interface WatchCacheOptions {
+  readonly enabled: boolean;
+  readonly historyWindowMs: number;
+  readonly maxEvents: number;
+}
+
+function watchCacheOptions(read: Reader): WatchCacheOptions {
+  const historyWindowMs = read.durationMs('watch-cache-history-window', '5m');
+  if (historyWindowMs <= 0) read.problems.push('--watch-cache-history-window must be positive');
+  const maxEvents = read.int('watch-cache-max-events', 100_000);
+  if (maxEvents <= 0) read.problems.push('--watch-cache-max-events must be positive');
+  return { enabled: read.bool('watch-cache', true), historyWindowMs, maxEvents };
+}
+
 function serviceRanges(read: Reader): { serviceClusterIPRange: IpRange; serviceNodePortRange: PortRange } {
   const ipText = read.string('service-cluster-ip-range', '10.0.0.0/24');
   const portText = read.string('service-node-port-range', '30000-32767');
@@ -298,6 +331,7 @@ function serviceAccountOptions(read: Reader, cwd: string): ServiceAccountOptions
     signingKeyFile: read.optionalPath('service-account-signing-key-file', cwd),
     keyFile: read.optionalPath('service-account-key-file', cwd),
     apiAudiences: read.list('api-audiences', []),
+    lookup: read.bool('service-account-lookup', true),
   };
 }
 
@@ -365,10 +399,13 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
     anonymousAuth: read.bool('anonymous-auth', true),
     enableBootstrapTokenAuth: read.bool('enable-bootstrap-token-auth'),
     controllers: controllersOption(read),
-    oidc: oidcOptions(read, env.cwd),
+    oidc: oidcUnlessAuthenticationConfig(read, env.cwd),
+    authenticationConfigFile: read.optionalPath('authentication-config', env.cwd),
+    anonymousAuthFlagSet: read.has('anonymous-auth'),
     authorizationModes: authorizationModes(read),
     requestTimeoutMs,
     minRequestTimeoutSeconds,
+    watchCache: watchCacheOptions(read),
     shutdownDelayMs,
     verbosity,
     help,

@@ -1,6 +1,6 @@
 // The object-level storage contract the registry uses. One implementation
-// (object-store.ts) serves it over any KV; cacher/ may decorate it later with the
-// same contract. Objects go in without metadata.resourceVersion and come out with
+// (object-store.ts) serves it over any KV; cacher/ decorates it with the same
+// contract, serving reads and watches from memory. Objects go in without metadata.resourceVersion and come out with
 // it set to the revision that last wrote them; list results carry the revision they
 // were read at. Errors are StorageError (errors/storage-error.ts) only.
 import { StorageError } from '../errors/storage-error.js';
@@ -60,6 +60,12 @@ export interface StorageListResult {
   readonly continue?: string;
   /** Objects after this page (only when known cheaply and no predicate was given). */
   readonly remainingItemCount?: number;
+  /**
+   * Optional (additive, #11): the storage key of each item, in the same order.
+   * The watch cache (cacher/) needs keys to index what it lists; a store that
+   * knows them reports them.
+   */
+  readonly keys?: readonly string[];
 }
 
 export interface UpdateContext {
@@ -102,6 +108,8 @@ export interface StorageWatchEvent {
    * encoding on it): clone before changing it.
    */
   readonly object: KubeObject;
+  /** Optional (additive, #11): the storage key of the object that changed, when the store knows it. */
+  readonly key?: string;
 }
 
 export interface StorageWatchOptions {

@@ -115,13 +115,6 @@ test('timeoutSeconds ends the stream', async () => {
   expect(res.body.trim().split('\n').map((l) => JSON.parse(l).type)).toEqual(['ADDED']);
 });
 
-test('sendInitialEvents is refused with 422 so clients fall back to list+watch', async () => {
-  const res = await h.app.inject({ method: 'GET', url: `${W}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true` });
-  expect(res.statusCode).toBe(422);
-  expect(res.json().message).toBe(
-    'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
-  );
-});
 
 test('a malformed resourceVersion fails before the stream starts', async () => {
   const res = await h.app.inject({ method: 'GET', url: `${W}?watch=true&resourceVersion=x1` });

@@ -59,6 +59,6 @@ for (const c of cases) {
 test('a record whose service is really gone is dropped, with the lookup too', async () => {
   await allocator.allocate({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'never-stored', namespace: 'default', uid: 'u1' }, spec: { clusterIP: '10.0.0.9', ports: [{ port: 80 }] } } as KubeObject, undefined, { dryRun: false });
   expect(await records()).toContain('10.0.0.9');
-  expect(await allocator.repair([], { olderThanMs: -1, lookup })).toEqual({ dropped: 1, recorded: 0 });
+  expect(await allocator.repair([], { olderThanMs: -1, lookup })).toEqual({ dropped: 1, recorded: 0, ipAddresses: 0 });
   expect(await records()).not.toContain('10.0.0.9');
 });

@@ -27,14 +27,17 @@ const DEFAULTS: Options = {
   enableBootstrapTokenAuth: false,
     controllers: ['*'],
   oidc: undefined,
+  authenticationConfigFile: undefined,
+  anonymousAuthFlagSet: false,
   authorizationModes: ['AlwaysAllow'],
   requestTimeoutMs: 60_000,
   minRequestTimeoutSeconds: 1800,
+  watchCache: { enabled: true, historyWindowMs: 300_000, maxEvents: 100_000 },
   shutdownDelayMs: 0,
   advertiseAddress: '192.0.2.7',
   serviceClusterIPRange: { cidr: '10.0.0.0/24', base: 167772160, size: 256 },
   serviceNodePortRange: { text: '30000-32767', base: 30000, size: 2768 },
-  serviceAccount: { issuer: 'https://kubernetes.default.svc.cluster.local', signingKeyFile: undefined, keyFile: undefined, apiAudiences: [] },
+  serviceAccount: { issuer: 'https://kubernetes.default.svc.cluster.local', signingKeyFile: undefined, keyFile: undefined, apiAudiences: [], lookup: true },
   verbosity: 0,
   help: false,
 };
@@ -59,7 +62,12 @@ describe('parseOptions accepts', () => {
     {
       name: 'service account tokens',
       argv: ['--service-account-issuer=https://kapi.example', '--service-account-signing-key-file=k/sa.key', '--service-account-key-file=/old.pub', '--api-audiences=a,b'],
-      want: { serviceAccount: { issuer: 'https://kapi.example', signingKeyFile: '/srv/kapi/k/sa.key', keyFile: '/old.pub', apiAudiences: ['a', 'b'] } },
+      want: { serviceAccount: { issuer: 'https://kapi.example', signingKeyFile: '/srv/kapi/k/sa.key', keyFile: '/old.pub', apiAudiences: ['a', 'b'], lookup: true } },
+    },
+    {
+      name: 'service account lookup off',
+      argv: ['--service-account-lookup=false'],
+      want: { serviceAccount: { issuer: 'https://kubernetes.default.svc.cluster.local', signingKeyFile: undefined, keyFile: undefined, apiAudiences: [], lookup: false } },
     },
     { name: 'a CIDR given by a host address is its network', argv: ['--service-cluster-ip-range=10.0.0.77/24'], want: { serviceClusterIPRange: { cidr: '10.0.0.0/24', base: 167772160, size: 256 } } },
     {
@@ -82,6 +90,12 @@ describe('parseOptions accepts', () => {
     { name: 'authorization modes in order', argv: ['--authorization-mode=AlwaysDeny,AlwaysAllow'], want: { authorizationModes: ['AlwaysDeny', 'AlwaysAllow'] } },
     { name: 'Go durations', argv: ['--request-timeout=1m30s', '--etcd-compaction-interval', '1.5h'], want: { requestTimeoutMs: 90_000, etcd: { ...DEFAULTS.etcd, compactionIntervalMs: 5_400_000 } } },
     { name: 'min request timeout', argv: ['--min-request-timeout=60'], want: { minRequestTimeoutSeconds: 60 } },
+    { name: 'watch cache off', argv: ['--watch-cache=false'], want: { watchCache: { enabled: false, historyWindowMs: 300_000, maxEvents: 100_000 } } },
+    {
+      name: 'watch cache window and size',
+      argv: ['--watch-cache-history-window=90s', '--watch-cache-max-events', '500'],
+      want: { watchCache: { enabled: true, historyWindowMs: 90_000, maxEvents: 500 } },
+    },
     { name: 'shutdown delay', argv: ['--shutdown-delay-duration=15s'], want: { shutdownDelayMs: 15_000 } },
     { name: '-v N', argv: ['-v', '4'], want: { verbosity: 4 } },
     { name: '-v=N', argv: ['-v=3'], want: { verbosity: 3 } },
@@ -91,6 +105,8 @@ describe('parseOptions accepts', () => {
     { name: '-h', argv: ['-h'], want: { help: true } },
     { name: '--help=false', argv: ['--help=false'], want: { help: false } },
     { name: '--help skips value validation', argv: ['--secure-port=0', '--help'], want: { help: true, securePort: 0 } },
+    { name: '--authentication-config relative to the working directory', argv: ['--authentication-config=auth.yaml'], want: { authenticationConfigFile: '/srv/kapi/auth.yaml' } },
+    { name: '--anonymous-auth given explicitly is remembered', argv: ['--anonymous-auth=true'], want: { anonymousAuthFlagSet: true } },
   ];
   for (const c of cases) {
     test(c.name, () => {
@@ -102,9 +118,11 @@ describe('parseOptions accepts', () => {
 describe('parseOptions rejects', () => {
   const cases: Array<{ name: string; argv: string[]; want: string[] }> = [
     { name: 'an unknown flag', argv: ['--foo=1'], want: ['unknown flag: --foo'] },
+    { name: '--authentication-config with an --oidc-* flag', argv: ['--authentication-config=/a.yaml', '--oidc-client-id=k'], want: ['authentication-config file and oidc-* flags are mutually exclusive'] },
     { name: 'an unknown flag stops before value checks', argv: ['--secure-port=0', '--foo'], want: ['unknown flag: --foo'] },
     { name: 'an issuer with a colon that is no URL', argv: ['--service-account-issuer=https://[::1'], want: ['--service-account-issuer "https://[::1" contained a \':\' but was not a valid URL'] },
-    { name: 'a kube flag not offered yet', argv: ['--service-account-lookup=false'], want: ['flag --service-account-lookup is not supported by kapi yet'] },
+    { name: 'a kube flag not offered yet', argv: ['--runtime-config=api/all=true'], want: ['flag --runtime-config is not supported by kapi yet'] },
+    { name: 'a service-account-lookup that is no bool', argv: ['--service-account-lookup=maybe'], want: ['invalid argument "maybe" for "--service-account-lookup" flag: not a boolean'] },
     { name: 'a single-dash long flag', argv: ['-secure-port=1'], want: ["unknown shorthand flag: 's' in -secure-port=1"] },
     { name: 'a missing value', argv: ['--data-dir'], want: ['flag needs an argument: --data-dir'] },
     { name: 'positional arguments', argv: ['serve'], want: ['kapi does not take any arguments, got ["serve"]'] },
@@ -118,6 +136,9 @@ describe('parseOptions rejects', () => {
     { name: 'node port range backwards', argv: ['--service-node-port-range=32000-31000'], want: ['invalid argument "32000-31000" for "--service-node-port-range" flag: 32000-31000: ports must be 1-65535, the first not above the last'] },
     { name: 'bad storage backend', argv: ['--storage-backend=etcd2'], want: ['--storage-backend "etcd2" invalid, allowed values: sqlite, etcd3'] },
     { name: 'etcd3 without servers', argv: ['--storage-backend=etcd3'], want: ['--etcd-servers must be specified'] },
+    { name: 'a watch cache flag that is no bool', argv: ['--watch-cache=sometimes'], want: ['invalid argument "sometimes" for "--watch-cache" flag: not a boolean'] },
+    { name: 'an empty watch cache window', argv: ['--watch-cache-history-window=0s'], want: ['--watch-cache-history-window must be positive'] },
+    { name: 'no watch cache events', argv: ['--watch-cache-max-events=0'], want: ['--watch-cache-max-events must be positive'] },
     { name: 'etcd server not a URL', argv: ['--etcd-servers=a:2379'], want: ['--etcd-servers "a:2379" is not a URL like https://host:2379'] },
     { name: 'etcd cert without key', argv: ['--etcd-certfile=/c'], want: ['--etcd-certfile and --etcd-keyfile must be given together'] },
     { name: 'bad sqlite synchronous', argv: ['--sqlite-synchronous=OFF'], want: ['--sqlite-synchronous "OFF" invalid, allowed values: FULL, NORMAL'] },

@@ -1,5 +1,6 @@
 // A small OpenID Connect issuer for tests: HTTPS on 127.0.0.1 (a free port),
-// with a CA of its own, serving the discovery document and a JWKS of keys the
+// with a CA of its own, serving the discovery document (at the well-known path,
+// and at ALT_DISCOVERY_PATH for `discoveryURL` tests) and a JWKS of keys the
 // test adds, and signing ID tokens with them. The test that starts it stops it.
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -15,8 +16,13 @@ export interface TestIssuer {
   sign(claims: JWTPayload, opts?: { kid?: string; unpublished?: boolean; alg?: 'RS256' | 'ES256' }): Promise<string>;
   /** How often the JWKS was fetched. */
   readonly jwksFetches: () => number;
+  /** How often the discovery document was fetched at ALT_DISCOVERY_PATH. */
+  readonly altDiscoveryFetches: () => number;
   close(): Promise<void>;
 }
+
+/** A second place the discovery document is served (an `issuer.discoveryURL`). */
+export const ALT_DISCOVERY_PATH = '/elsewhere/openid-configuration';
 
 export async function startTestIssuer(): Promise<TestIssuer> {
   const clock = () => new Date();
@@ -24,10 +30,12 @@ export async function startTestIssuer(): Promise<TestIssuer> {
   const serving = await issueCertificate({ ca, commonName: '127.0.0.1', usage: 'server', hosts: ['127.0.0.1'], validityDays: 1, clock });
   const keys: { kid: string; alg: string; privateKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey']; jwk: JWK }[] = [];
   let fetches = 0;
+  let altDiscoveryFetches = 0;
   let url = '';
   const server: Server = createServer({ key: serving.keyPem, cert: serving.certPem }, (req, res) => {
     res.setHeader('content-type', 'application/json');
-    if (req.url === '/.well-known/openid-configuration') {
+    if (req.url === ALT_DISCOVERY_PATH) altDiscoveryFetches++;
+    if (req.url === '/.well-known/openid-configuration' || req.url === ALT_DISCOVERY_PATH) {
       res.end(JSON.stringify({ issuer: url, jwks_uri: `${url}/keys`, id_token_signing_alg_values_supported: ['RS256', 'ES256'] }));
     } else if (req.url === '/keys') {
       fetches++;
@@ -59,6 +67,7 @@ export async function startTestIssuer(): Promise<TestIssuer> {
       return new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' }).sign(key.privateKey);
     },
     jwksFetches: () => fetches,
+    altDiscoveryFetches: () => altDiscoveryFetches,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -20,6 +20,8 @@ export interface AuthnRequest {
 
 export interface AuthnResult {
   readonly user: UserInfo;
+  /** Warning headers for the caller (kube's legacy service-account token warning). */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -30,12 +32,48 @@ export interface AuthnResult {
  */
 export type Authenticator = (req: AuthnRequest) => Promise<AuthnResult | undefined>;
 
-/** The token of an `Authorization: Bearer <token>` header (kube's bearertoken authenticator); undefined without one. */
-export function bearerToken(headers: AuthnRequest['headers']): string | undefined {
+/** Go's strings.TrimSpace over header bytes: Node hands them over as latin1, so only ASCII space counts (0xA0 is a byte, not a space). */
+const ASCII_SPACE_EDGES = /^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g;
+
+/** Why a bearer header is ignored when kube warns about it; see bearerToken. */
+export const EXTRA_SPACE_BEFORE_TOKEN_WARNING = 'the provided Authorization header contains extra space before the bearer token, and is ignored';
+
+interface BearerHeader {
+  readonly token?: string;
+  readonly warning?: string;
+}
+
+/**
+ * kube's bearertoken authenticator reads the header exactly so
+ * (k8s.io/apiserver/pkg/authentication/request/bearertoken): the first
+ * Authorization value, trimmed, split on single spaces into at most three parts;
+ * the scheme is `bearer` in any case; the token is the second part, so anything
+ * after a further space is ignored, and an empty second part (two spaces, or
+ * `Bearer` alone) means no token at all (with a warning for the two spaces).
+ * Tabs do not separate. A header kube ignores carries no credentials here either.
+ */
+function readBearerHeader(headers: AuthnRequest['headers']): BearerHeader {
   const header = headers['authorization'];
   const value = Array.isArray(header) ? header[0] : header;
-  if (typeof value !== 'string') return undefined;
-  return /^Bearer\s+(\S+)\s*$/i.exec(value)?.[1];
+  if (typeof value !== 'string') return {};
+  const auth = value.replace(ASCII_SPACE_EDGES, '');
+  const first = auth.indexOf(' ');
+  if (first < 0 || auth.slice(0, first).toLowerCase() !== 'bearer') return {};
+  const rest = auth.slice(first + 1);
+  const second = rest.indexOf(' ');
+  const token = second < 0 ? rest : rest.slice(0, second);
+  if (token === '') return second < 0 ? {} : { warning: EXTRA_SPACE_BEFORE_TOKEN_WARNING };
+  return { token };
+}
+
+/** The token of an `Authorization: Bearer <token>` header, as kube reads it; undefined without one. */
+export function bearerToken(headers: AuthnRequest['headers']): string | undefined {
+  return readBearerHeader(headers).token;
+}
+
+/** The Warning kube-apiserver adds when it ignores a bearer header for a space before the token. */
+export function bearerHeaderWarning(headers: AuthnRequest['headers']): string | undefined {
+  return readBearerHeader(headers).warning;
 }
 
 export class AuthenticationError extends Error {

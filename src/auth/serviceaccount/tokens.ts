@@ -7,14 +7,38 @@
 // time, and leaves the "does the account still exist" check to the authenticator.
 // The key id is kube's: base64url(SHA-256(public key DER)), so the JWKS kapi
 // publishes matches the `kid` of its tokens.
+// Legacy tokens (the `token` of kubernetes.io/service-account-token Secrets, made by
+// the serviceaccount-token-controller) are kube's LegacyClaims: issuer
+// `kubernetes/serviceaccount`, no audience and no expiry, and four flat private
+// claims naming the namespace, the account (name and uid) and the Secret.
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SignJWT, decodeJwt, decodeProtectedHeader, exportJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { SignJWT, compactVerify, decodeJwt, decodeProtectedHeader, exportJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { createFileExclusiveSync, readIfExistsSync, removeIfUnchangedSync, writeFileAtomicSync } from '../pki/files.js';
 
 /** The claim under which kube keeps what a token is bound to. */
 export const KUBERNETES_CLAIM = 'kubernetes.io';
+
+/** The issuer of legacy (Secret-held) tokens (pkg/serviceaccount LegacyIssuer). */
+export const LEGACY_ISSUER = 'kubernetes/serviceaccount';
+
+/** kube's legacyPrivateClaims' JSON names. */
+export const LEGACY_CLAIMS = {
+  namespace: 'kubernetes.io/serviceaccount/namespace',
+  secretName: 'kubernetes.io/serviceaccount/secret.name',
+  serviceAccountName: 'kubernetes.io/serviceaccount/service-account.name',
+  serviceAccountUid: 'kubernetes.io/serviceaccount/service-account.uid',
+} as const;
+
+/** What a legacy token says; '' for a claim that is absent or not a string (the validator names it missing). */
+export interface LegacyClaims {
+  readonly subject: string;
+  readonly namespace: string;
+  readonly secretName: string;
+  readonly serviceAccountName: string;
+  readonly serviceAccountUid: string;
+}
 
 export interface ObjectRefClaim {
   readonly name: string;
@@ -42,6 +66,13 @@ export interface TokenKeys {
   issue(opts: { claims: ServiceAccountClaims; audiences: readonly string[]; now: Date; expirationSeconds: number; jti: string }): Promise<string>;
   /** undefined: not a token of this issuer (another authenticator may know it). Throws for ours that fail. */
   verify(token: string, now: Date): Promise<VerifiedToken | undefined>;
+  /** A legacy token for a Secret of the account (the token controller's signer). */
+  issueLegacy(claims: Omit<LegacyClaims, 'subject'>): Promise<string>;
+  /**
+   * undefined: not a legacy token. Throws for a legacy token whose signature or
+   * audiences fail; claims are not judged here (the authenticator's validator does).
+   */
+  verifyLegacy(token: string): Promise<LegacyClaims | undefined>;
   /** The public keys as a JWK set (/openid/v1/jwks). */
   jwks(): Promise<{ keys: JWK[] }>;
 }
@@ -193,14 +224,62 @@ export function createTokenKeys(opts: {
         if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') throw new TokenError('token audiences do not match the API audiences');
         throw new TokenError('invalid bearer token');
       }
-      const claims = verified[KUBERNETES_CLAIM] as ServiceAccountClaims | undefined;
-      if (claims?.namespace === undefined || claims.serviceaccount?.name === undefined || claims.serviceaccount.uid === undefined) {
-        throw new TokenError('token lacks the kubernetes.io service account claims');
-      }
+      const claims = boundClaims(verified[KUBERNETES_CLAIM]);
+      if (claims === undefined) throw new TokenError('token lacks the kubernetes.io service account claims');
       if (verified.sub !== `system:serviceaccount:${claims.namespace}:${claims.serviceaccount.name}`) {
         throw new TokenError('token subject does not match its service account claims');
       }
       return { claims, jti: verified.jti, expiresAt: new Date((verified.exp ?? 0) * 1000) };
+    },
+    async issueLegacy(c) {
+      // Go marshals the merged claims as a map, so keys come out sorted; so do ours.
+      const payload = {
+        iss: LEGACY_ISSUER,
+        [LEGACY_CLAIMS.namespace]: c.namespace,
+        [LEGACY_CLAIMS.secretName]: c.secretName,
+        [LEGACY_CLAIMS.serviceAccountName]: c.serviceAccountName,
+        [LEGACY_CLAIMS.serviceAccountUid]: c.serviceAccountUid,
+        sub: `system:serviceaccount:${c.namespace}:${c.serviceAccountName}`,
+      };
+      return new SignJWT(payload).setProtectedHeader({ alg, kid }).sign(signing);
+    },
+    async verifyLegacy(token) {
+      const parts = token.split('.');
+      if (parts.length !== 3 || unverifiedIssuer(parts[1]!) !== LEGACY_ISSUER) return undefined;
+      let kidHint: string | undefined;
+      try {
+        const header = decodeProtectedHeader(token);
+        kidHint = typeof header.kid === 'string' && header.kid !== '' ? header.kid : undefined;
+      } catch {
+        return undefined; // kube: a token go-jose cannot parse is no answer
+      }
+      // kube's static key getter: a named key id picks that key only, none picks all.
+      const candidates = kidHint === undefined ? [...verifiers.values()] : verifiers.has(kidHint) ? [verifiers.get(kidHint)!] : [];
+      if (candidates.length === 0) throw new TokenError('invalid signature, no keys found');
+      let payload: Uint8Array | undefined;
+      for (const candidate of candidates) {
+        try {
+          ({ payload } = await compactVerify(token, candidate.key, { algorithms: [candidate.alg] }));
+          break;
+        } catch {
+          // the next key may be the one (rotation)
+        }
+      }
+      if (payload === undefined) throw new TokenError('go-jose/go-jose: error in cryptographic primitive');
+      const claims = parseObject(Buffer.from(payload).toString('utf8'));
+      if (claims === undefined) throw new TokenError('invalid bearer token');
+      // kube: a token naming audiences must name one of the API's (legacy ones name none).
+      const audiences = audiencesOf(claims['aud']);
+      if (audiences.length > 0 && !audiences.some((a) => apiAudiences.includes(a))) {
+        throw new TokenError(`token audiences ${goQuoted(audiences)} is invalid for the target audiences ${goQuoted(apiAudiences)}`);
+      }
+      return {
+        subject: stringClaim(claims, 'sub'),
+        namespace: stringClaim(claims, LEGACY_CLAIMS.namespace),
+        secretName: stringClaim(claims, LEGACY_CLAIMS.secretName),
+        serviceAccountName: stringClaim(claims, LEGACY_CLAIMS.serviceAccountName),
+        serviceAccountUid: stringClaim(claims, LEGACY_CLAIMS.serviceAccountUid),
+      };
     },
     async jwks() {
       const keys: JWK[] = [];
@@ -208,4 +287,65 @@ export function createTokenKeys(opts: {
       return { keys };
     },
   };
+}
+
+/** A JSON object, or undefined for anything else (the payload is client bytes until verified). */
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `iss` of an unverified payload (kube's hasCorrectIssuer); undefined when it has none. */
+function unverifiedIssuer(payloadPart: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(payloadPart)) return undefined;
+  const iss = parseObject(Buffer.from(payloadPart, 'base64url').toString('utf8'))?.['iss'];
+  return typeof iss === 'string' ? iss : undefined;
+}
+
+/** An own string member, '' otherwise (`__proto__` or a number is no claim). */
+function stringClaim(obj: Record<string, unknown>, key: string): string {
+  const value = Object.hasOwn(obj, key) ? obj[key] : undefined;
+  return typeof value === 'string' ? value : '';
+}
+
+function audiencesOf(aud: unknown): string[] {
+  if (typeof aud === 'string') return aud === '' ? [] : [aud];
+  return Array.isArray(aud) ? aud.filter((a): a is string => typeof a === 'string') : [];
+}
+
+/** Go's %q of a []string: `["a" "b"]`. */
+function goQuoted(list: readonly string[]): string {
+  return `[${list.map((s) => JSON.stringify(s)).join(' ')}]`;
+}
+
+function refClaim(value: unknown): ObjectRefClaim | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const ref = value as Record<string, unknown>;
+  const name = Object.hasOwn(ref, 'name') ? ref['name'] : undefined;
+  const uid = Object.hasOwn(ref, 'uid') ? ref['uid'] : undefined;
+  return typeof name === 'string' && typeof uid === 'string' ? { name, uid } : undefined;
+}
+
+/**
+ * The `kubernetes.io` claim of a verified token, with every member type-checked:
+ * only our key signs these, but what reaches a storage lookup is a string, always.
+ */
+function boundClaims(value: unknown): ServiceAccountClaims | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const c = value as Record<string, unknown>;
+  const namespace = Object.hasOwn(c, 'namespace') ? c['namespace'] : undefined;
+  const serviceaccount = refClaim(Object.hasOwn(c, 'serviceaccount') ? c['serviceaccount'] : undefined);
+  if (typeof namespace !== 'string' || serviceaccount === undefined) return undefined;
+  const claims: { -readonly [K in keyof ServiceAccountClaims]: ServiceAccountClaims[K] } = { namespace, serviceaccount };
+  for (const kind of ['pod', 'secret', 'node'] as const) {
+    if (!Object.hasOwn(c, kind) || c[kind] === undefined || c[kind] === null) continue;
+    const ref = refClaim(c[kind]);
+    if (ref === undefined) return undefined;
+    claims[kind] = ref;
+  }
+  return claims;
 }

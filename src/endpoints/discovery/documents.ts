@@ -49,7 +49,8 @@ function legacyResources(defs: readonly ResourceDefinition[]): ApiResource[] {
     };
     if (def.shortNames.length > 0) main.shortNames = [...def.shortNames];
     if (def.categories.length > 0) main.categories = [...def.categories];
-    if (def.virtualCreate === undefined) main.storageVersionHash = storageVersionHash(def);
+    // Only stored kinds have a storage version (kube: the generic store's StorageVersionProvider).
+    if (def.virtualCreate === undefined && def.virtualRead === undefined) main.storageVersionHash = storageVersionHash(def);
     out.push(main);
     for (const [name, sub] of Object.entries(def.subresources)) {
       const entry: ApiResource = {

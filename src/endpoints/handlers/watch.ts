@@ -3,9 +3,12 @@
 // application/vnd.kubernetes.protobuf;stream=watch), headers flushed before the
 // first event (client-go waits for them), the stream ended by timeoutSeconds
 // (default: kube's --min-request-timeout 1800 s, randomised x[1,2)) or by the
-// client going away. Bookmarks only when allowWatchBookmarks asks for them;
-// sendInitialEvents is refused with 422 so clients fall back to list+watch
-// (kubectl-wire §0.8). An error after the stream started is an ERROR event. With a
+// client going away. Bookmarks only when allowWatchBookmarks asks for them.
+// sendInitialEvents=true (KEP-3157 streaming lists, client-go's WatchList) first
+// sends ADDED for the state a list would give (resourceVersionMatch=NotOlderThan:
+// unset is the most recent state, "0" any, N not older than N; served by the
+// watch cache), then a BOOKMARK carrying that state's resourceVersion annotated
+// k8s.io/initial-events-end: "true", then every change after it. An error after the stream started is an ERROR event. With a
 // Table Accept (kubectl get -w) each event's object is a one-row Table and only the
 // first carries columnDefinitions, as kube's watch encoder does (kubectl-wire §2.3).
 // With a PartialObjectMetadata Accept (client-go metadata informers) each event's
@@ -17,7 +20,7 @@
 // A watcher that stops reading is cut off once MAX_UNREAD_WATCH_BYTES are queued.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { frameShared, type WatchFrameEvent, type WatchFramer } from '../../codecs/framing.js';
-import { forbiddenField, path } from '../../errors/field-errors.js';
+import { forbiddenField, notSupported, path, type FieldError } from '../../errors/field-errors.js';
 import { isStatusError, internal } from '../../errors/status-error.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { StorageWatchEvent } from '../../storage/storage.js';
@@ -72,14 +75,12 @@ export function createWatchHandler(opts: WatchHandlerOptions = {}): Handler {
 async function serveWatch(ctx: { request: FastifyRequest; reply: FastifyReply; scope: HandlerScope; clock: () => Date }): Promise<FastifyReply> {
   const { request, reply, scope, clock } = ctx;
   const q = scope.query;
-  if (boolParam(q, 'sendInitialEvents')) {
-    invalidOptions('ListOptions', [forbiddenField(path('sendInitialEvents'), 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled')]);
-  }
+  const bookmarks = boolParam(q, 'allowWatchBookmarks');
+  const sendInitialEvents = validateWatchOptions(scope, bookmarks);
   // 0 or absent means the server default, as in kube's watch handler.
   const asked = intParam(q, 'timeoutSeconds') ?? 0;
   const timeoutSeconds = asked > 0 ? asked : Math.floor(scope.minRequestTimeoutSeconds * (1 + Math.random()));
-  const bookmarks = boolParam(q, 'allowWatchBookmarks');
-  const { limit: _l, continue: _c, ...list } = listOptionsFrom(scope);
+  const { limit: _l, continue: _c, resourceVersionMatch, ...list } = listOptionsFrom(scope);
   const def = scope.definition;
   const apiVersion = def.group === '' ? def.version : `${def.group}/${def.version}`;
   // Negotiated before any work, so a 406 is an ordinary answer (kube: NegotiateOutputMediaTypeStream).
@@ -113,12 +114,8 @@ async function serveWatch(ctx: { request: FastifyRequest; reply: FastifyReply; s
     return t as object;
   };
   const onEvent = (e: StorageWatchEvent): void => write({ type: e.type, object: shown(e.object) });
-  let lastBookmark = 0;
-  const onProgress = (resourceVersion: string): void => {
-    const now = clock().getTime();
-    if (now - lastBookmark < BOOKMARK_INTERVAL_MS) return;
-    lastBookmark = now;
-    const object: KubeObject = { kind: def.kind, apiVersion, metadata: { resourceVersion } };
+  const bookmark = (resourceVersion: string, annotations?: Record<string, string>): void => {
+    const object: KubeObject = { kind: def.kind, apiVersion, metadata: { resourceVersion, ...(annotations === undefined ? {} : { annotations }) } };
     // A bookmark names no object: as a Table it is an empty one carrying the resourceVersion.
     const rows =
       partialVersion !== undefined
@@ -128,6 +125,13 @@ async function serveWatch(ctx: { request: FastifyRequest; reply: FastifyReply; s
           : tableForList({ kind: '', apiVersion: '', metadata: { resourceVersion }, items: [] }, { ...table, noHeaders: true });
     write({ type: 'BOOKMARK', object: rows as object });
   };
+  let lastBookmark = 0;
+  const onProgress = (resourceVersion: string): void => {
+    const now = clock().getTime();
+    if (now - lastBookmark < BOOKMARK_INTERVAL_MS) return;
+    lastBookmark = now;
+    bookmark(resourceVersion);
+  };
 
   const onError = (err: unknown): void => {
     const status = isStatusError(err) ? err : internal(err);
@@ -135,9 +139,33 @@ async function serveWatch(ctx: { request: FastifyRequest; reply: FastifyReply; s
     finish();
   };
 
+  // Streaming list: the initial state as a list would read it, then the watch from its revision.
+  // sendInitialEvents=false with "" or "0" starts at that state without replaying it.
+  let from = list.resourceVersion;
+  const noState = sendInitialEvents === false && (from === undefined || from === '' || from === '0');
+  if (sendInitialEvents === true || noState) {
+    const initial = await scope.store.list({
+      ...list,
+      // Unset resourceVersion is the most recent state: a list takes no match with it.
+      ...(resourceVersionMatch === undefined || (from ?? '') === '' ? {} : { resourceVersionMatch }),
+      ...(noState ? { limit: 1 } : {}),
+      user: userOf(request),
+    });
+    from = initial.metadata.resourceVersion ?? '';
+    if (!noState) {
+      for (const item of initial.items) {
+        if (scope.info.name !== '' && item.metadata.name !== scope.info.name) continue;
+        onEvent({ type: 'ADDED', object: { apiVersion, kind: def.kind, ...item } });
+      }
+      // Sent whatever the bookmark interval: the client waits for it to end its list.
+      bookmark(from, { [INITIAL_EVENTS_END]: 'true' });
+    }
+  }
+
   // Errors while establishing (bad resourceVersion, 410) are ordinary HTTP errors.
   const handle = await scope.store.watch({
     ...list,
+    ...(from === undefined ? {} : { resourceVersion: from }),
     // The one name filter: a name in the path (legacy /watch/.../<name>, kubectl
     // wait / get -w NAME) narrows by key in the store, before anything is decoded.
     ...(scope.info.name === '' ? {} : { name: scope.info.name }),
@@ -161,6 +189,32 @@ async function serveWatch(ctx: { request: FastifyRequest; reply: FastifyReply; s
   reply.raw.on('close', () => finish());
   if (ended) finish();
   return reply;
+}
+
+/** The annotation of the bookmark that ends a streaming list's initial events (metav1.InitialEventsAnnotationKey). */
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
+/**
+ * kube's validateWatchOptions (apimachinery internalversion/validation): what
+ * sendInitialEvents needs, and resourceVersionMatch only beside it. Returns
+ * sendInitialEvents (undefined when not given).
+ */
+function validateWatchOptions(scope: HandlerScope, bookmarks: boolean): boolean | undefined {
+  const q = scope.query;
+  const sendInitialEvents = q.has('sendInitialEvents') ? boolParam(q, 'sendInitialEvents') : undefined;
+  const match = q.get('resourceVersionMatch') ?? '';
+  const errs: FieldError[] = [];
+  if (sendInitialEvents !== undefined) {
+    if (match !== 'NotOlderThan') errs.push(forbiddenField(path('resourceVersionMatch'), 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    if (!bookmarks) errs.push(forbiddenField(path('allowWatchBookmarks'), 'sendInitialEvents requires setting allowWatchBookmarks to true'));
+  }
+  if (match !== '') {
+    if (sendInitialEvents === undefined) errs.push(forbiddenField(path('resourceVersionMatch'), 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    if (match !== 'NotOlderThan') errs.push(notSupported(path('resourceVersionMatch'), match, ['NotOlderThan']));
+    if ((q.get('continue') ?? '') !== '') errs.push(forbiddenField(path('resourceVersionMatch'), 'resourceVersionMatch is forbidden when continue is provided'));
+  }
+  if (errs.length > 0) invalidOptions('ListOptions', errs);
+  return sendInitialEvents;
 }
 
 export const watchHandler: Handler = createWatchHandler();

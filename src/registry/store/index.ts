@@ -2,8 +2,10 @@
 // have a file each; every write (create, update, subresources) is the one write
 // pipeline of registry/write/. Virtual resources
 // (definition.virtualCreate) store nothing: create answers what virtualCreate
-// computes and every other verb is refused.
-import { methodNotSupported } from '../../errors/status-error.js';
+// computes and every other verb is refused. Computed read-only resources
+// (definition.virtualRead: componentstatuses) answer get and list from it.
+import { methodNotSupported, notFound } from '../../errors/status-error.js';
+import { apiVersionOf } from '../../schema/object.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { StoreContext } from './context.js';
 import { deleteCollection } from './delete-collection.js';
@@ -26,8 +28,33 @@ async function virtualCreate(ctx: StoreContext, input: KubeObject, opts: CreateO
 
 export function createResourceStore(ctx: StoreContext): ResourceStore {
   const def = ctx.definition;
+  const refuse = (verb: string) => () => Promise.reject(methodNotSupported(ctx.resource, verb));
+  const reader = def.virtualRead;
+  if (reader !== undefined) {
+    return {
+      definition: def,
+      create: refuse('create'),
+      get: async (opts) => {
+        const found = await reader.get(opts.name);
+        if (found === undefined) throw notFound(ctx.resource, opts.name);
+        return found;
+      },
+      // Computed now: no resourceVersion to resume from, so none is given (as kube's list answers).
+      list: async (opts = {}) => ({
+        apiVersion: apiVersionOf(def),
+        kind: def.listKind,
+        metadata: {},
+        items: (await reader.list()).filter((obj) => opts.predicate?.(obj) ?? true),
+      }),
+      update: refuse('update'),
+      write: refuse('update'),
+      delete: refuse('delete'),
+      deleteCollection: refuse('deletecollection'),
+      watch: refuse('watch'),
+      subresource: () => undefined,
+    };
+  }
   if (def.virtualCreate !== undefined) {
-    const refuse = (verb: string) => () => Promise.reject(methodNotSupported(ctx.resource, verb));
     return {
       definition: def,
       create: (obj, opts = {}) => virtualCreate(ctx, obj, opts),

@@ -10,9 +10,27 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+const validNames = new Set<string>();
+/** Valid names remembered; past this the memo starts over (it only saves work). */
+const VALID_NAME_MEMO_LIMIT = 1024;
+
+/**
+ * isQualifiedName, with the valid names remembered: every write of a workload
+ * checks the same few label and annotation keys several times.
+ */
+export function qualifiedNameErrors(key: string): string[] {
+  if (validNames.has(key)) return [];
+  const errs = isQualifiedName(key);
+  if (errs.length === 0) {
+    if (validNames.size >= VALID_NAME_MEMO_LIMIT) validNames.clear();
+    validNames.add(key);
+  }
+  return errs;
+}
+
 /** ValidateLabelName: a label key is a qualified name. */
 export function validateLabelName(key: string, p: FieldPath): FieldError[] {
-  return isQualifiedName(key).map((msg) => invalidValue(p, key, msg));
+  return qualifiedNameErrors(key).map((msg) => invalidValue(p, key, msg));
 }
 
 /** A label map (metadata.labels, a Service's or RC's selector, nodeSelector): errors point at the map, as kube's do. */

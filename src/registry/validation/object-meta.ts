@@ -6,7 +6,7 @@ import type { NameValidation } from '../define-resource.js';
 import type { KubeObject, ObjectMeta } from '../../schema/object.js';
 import { type FieldError, type FieldPath, forbiddenField, invalidValue, path, required, tooLong } from '../../errors/field-errors.js';
 import { validateImmutableField, validateNonnegative } from './common.js';
-import { validateLabels } from './label-selector.js';
+import { qualifiedNameErrors, validateLabels } from './label-selector.js';
 import { isDNS1123Label, isQualifiedName, nameValidators } from './names.js';
 
 /** Sum of annotation keys and values (kube's TotalAnnotationSizeLimitB). */
@@ -77,7 +77,7 @@ export function validateAnnotations(annotations: Record<string, string> | undefi
   let size = 0;
   for (const [k, v] of Object.entries(annotations)) {
     // Annotation keys are qualified names, but case does not matter.
-    for (const msg of isQualifiedName(k.toLowerCase())) errs.push(invalidValue(p, k, msg));
+    for (const msg of qualifiedNameErrors(k.toLowerCase())) errs.push(invalidValue(p, k, msg));
     size += Buffer.byteLength(k) + Buffer.byteLength(String(v));
   }
   if (size > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(tooLong(p, TOTAL_ANNOTATION_SIZE_LIMIT));

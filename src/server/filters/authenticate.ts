@@ -5,6 +5,7 @@
 // Credentials that are presented and refused are 401 either way.
 import type { FastifyRequest } from 'fastify';
 import { unauthorized } from '../../errors/status-error.js';
+import { bearerHeaderWarning } from '../../auth/authn/authenticator.js';
 import type { UserInfo } from '../../schema/user.js';
 
 /** Resolves the user of a request, undefined without credentials; throws 401 for bad ones. */
@@ -18,6 +19,9 @@ export function createAuthenticateFilter(opts: {
   readonly anonymous: boolean;
 }) {
   return async function authenticate(request: FastifyRequest): Promise<void> {
+    // kube's bearertoken authenticator warns when it ignores a header for a space before the token.
+    const warning = bearerHeaderWarning(request.headers);
+    if (warning !== undefined) request.kapi.warnings.push(warning);
     const user = await opts.authenticate(request);
     if (user !== undefined) {
       request.kapi.user = user;

@@ -46,6 +46,9 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'etcd-certfile', kind: 'string', defaultText: '', usage: 'SSL certification file used to secure etcd communication.' },
   { name: 'etcd-keyfile', kind: 'string', defaultText: '', usage: 'SSL key file used to secure etcd communication.' },
   { name: 'etcd-compaction-interval', kind: 'duration', defaultText: '5m0s', usage: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' },
+  { name: 'watch-cache', kind: 'bool', defaultText: 'true', usage: 'Enable watch caching in the apiserver' },
+  { name: 'watch-cache-history-window', kind: 'duration', defaultText: '5m0s', usage: 'How long the watch cache keeps each change for watches and exact lists from the past (kapi only).' },
+  { name: 'watch-cache-max-events', kind: 'int', defaultText: '100000', usage: 'The most changes the watch cache keeps per resource; older ones leave first (kapi only).' },
   {
     name: 'tls-cert-file',
     kind: 'string',
@@ -89,12 +92,20 @@ export const FLAGS: readonly FlagSpec[] = [
     defaultText: '',
     usage: 'File containing PEM-encoded public keys (or certificates, or private keys) that also verify service account tokens, beside the signing key (for key rotation).',
   },
+  { name: 'service-account-lookup', kind: 'bool', defaultText: 'true', usage: 'If true, validate ServiceAccount tokens exist in etcd as part of authentication.' },
   {
     name: 'anonymous-auth',
     kind: 'bool',
     defaultText: 'true',
     usage:
       'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests, with a username of system:anonymous and a group name of system:unauthenticated. Until RBAC exists, they may reach health, version, discovery and the service-account issuer documents only.',
+  },
+  {
+    name: 'authentication-config',
+    kind: 'string',
+    defaultText: '',
+    usage:
+      'File with Authentication Configuration to configure the JWT Token authenticator or the anonymous authenticator. Requires the StructuredAuthenticationConfiguration feature gate. This flag is mutually exclusive with the --oidc-* flags if the file configures the JWT Token authenticator. This flag is mutually exclusive with --anonymous-auth if the file configures the Anonymous authenticator.',
   },
   {
     name: 'enable-bootstrap-token-auth',
@@ -154,7 +165,6 @@ export const FLAGS: readonly FlagSpec[] = [
  * their features land.
  */
 export const NOT_YET_SUPPORTED: ReadonlySet<string> = new Set([
-  'service-account-lookup',
   'authorization-config',
   'authorization-policy-file',
   'authorization-webhook-config-file',
@@ -180,5 +190,5 @@ export function helpText(): string {
     return { left: `  ${names}${type}`, right: `${flag.usage}${def}` };
   });
   const width = Math.max(...rows.map((r) => r.left.length)) + 3;
-  return ['kapi: a Kubernetes-compatible API server.', '', 'Usage:', '  kapi [flags]', '', 'Flags:', ...rows.map((r) => r.left.padEnd(width) + r.right), ''].join('\n');
+  return ['kapi: a Kubernetes-compatible API server.', '', 'Usage:', '  kapi [flags]', '  kapi credential [flags]    an exec credential plugin for kubectl (kapi credential --help)', '', 'Flags:', ...rows.map((r) => r.left.padEnd(width) + r.right), ''].join('\n');
 }

@@ -55,6 +55,7 @@ export async function listObjects(
   const continuing = opts.continue !== undefined && opts.continue !== '';
   const predicate = opts.predicate;
   const items: KubeObject[] = [];
+  const keys: string[] = [];
   let revision = plan.revision;
   let after = plan.after;
   let pageSize = limit;
@@ -76,7 +77,10 @@ export async function listObjects(
       }
       lastKey = entry.key;
       const obj = decodeObject(ctx.codec, { key: entry.key, value: entry.value, revision: entry.modRevision });
-      if (predicate === undefined || predicate(obj)) items.push(obj);
+      if (predicate === undefined || predicate(obj)) {
+        items.push(obj);
+        keys.push(entry.key);
+      }
     }
     if (full || (page.more && limit > 0 && items.length >= limit)) {
       more = true;
@@ -89,6 +93,7 @@ export async function listObjects(
   const result: { -readonly [K in keyof StorageListResult]: StorageListResult[K] } = {
     items,
     resourceVersion: String(revision),
+    keys,
   };
   if (more && lastKey !== undefined) {
     result.continue = encodeContinue({ prefix, lastKey, revision });

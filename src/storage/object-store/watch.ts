@@ -60,7 +60,7 @@ export function watchObjects(
           fail(isStorageError(err) ? err : new StorageError('InvalidObject', String(err), { key: e.key, cause: err }));
           return;
         }
-        if (event !== undefined) opts.onEvent(event);
+        if (event !== undefined) opts.onEvent({ ...event, key: e.key });
       }
     },
     onError: (err) => {

@@ -71,7 +71,7 @@ describe('TokenReview with service-account tokens', () => {
     const token = await tokenFor('gone');
     await h.registry.store(serviceAccounts).delete({ namespace: 'ns', name: 'gone' });
     const out = await review({ token });
-    expect(out.status).toEqual({ user: {}, error: 'serviceaccount ns/gone has been deleted' });
+    expect(out.status).toEqual({ user: {}, error: 'serviceaccounts "gone" not found' });
   });
 
   test('a tampered signature: not authenticated, with an error', async () => {

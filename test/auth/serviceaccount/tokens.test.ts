@@ -106,10 +106,10 @@ describe('service-account authenticator', () => {
     const recreated = await keys.issue({ claims: { ...claims, serviceaccount: { name: 'bot', uid: 'older' } }, audiences: [ISSUER], now, expirationSeconds: 600, jti: 'j' });
     await expect(authn(bearer(recreated))).rejects.toThrow(AuthenticationError);
     const gone = await keys.issue({ claims: { ...claims, serviceaccount: { name: 'ghost', uid: 'x' } }, audiences: [ISSUER], now, expirationSeconds: 600, jti: 'j' });
-    await expect(authn(bearer(gone))).rejects.toThrow('serviceaccount team/ghost has been deleted');
+    await expect(authn(bearer(gone))).rejects.toThrow('serviceaccounts "ghost" not found');
     const bound = await keys.issue({ claims: { ...claims, pod: { name: 'web', uid: 'pod-uid' } }, audiences: [ISSUER], now, expirationSeconds: 600, jti: 'j' });
     expect((await authn(bearer(bound)))?.user.extra).toMatchObject({ 'authentication.kubernetes.io/pod-name': ['web'], 'authentication.kubernetes.io/pod-uid': ['pod-uid'] });
     objects.delete('pods/team/web');
-    await expect(authn(bearer(bound))).rejects.toThrow('pod team/web has been deleted');
+    await expect(authn(bearer(bound))).rejects.toThrow('service account token has been invalidated');
   });
 });

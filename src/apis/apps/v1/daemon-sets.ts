@@ -30,6 +30,7 @@ import {
   validatePositiveIntOrPercent,
   validateSelectorMatchesTemplate,
   validateSelectorUnchanged,
+  specTemplateWarnings,
 } from './workload.js';
 
 /** The annotation apps/v1 carries the internal spec.templateGeneration in. */
@@ -138,6 +139,7 @@ export const daemonSets = defineResource({
     },
     validate: validateDaemonSet,
     validateUpdate: (next, prev) => [...validateDaemonSet(next), ...validateSelectorUnchanged(next, prev)],
+    warnings: specTemplateWarnings,
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
   },

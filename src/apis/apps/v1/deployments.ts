@@ -29,6 +29,7 @@ import {
   validateSelectorUnchanged,
   validateStatusBounds,
   SCALE_SUBRESOURCE,
+  specTemplateWarnings,
 } from './workload.js';
 
 const STRATEGY_TYPES = ['Recreate', 'RollingUpdate'] as const;
@@ -130,7 +131,7 @@ export const deployments = defineResource({
     prepareForUpdate: (next, prev) => bumpGenerationOn(next, prev, !deepEqual(next.spec, prev.spec) || !deepEqual(next.metadata.annotations, prev.metadata.annotations)),
     validate: validateDeployment,
     validateUpdate: (next, prev) => [...validateDeployment(next), ...validateSelectorUnchanged(next, prev)],
-    warnings: (d, prev) => (prev === undefined ? dnsLabelNameWarning(d) : []),
+    warnings: (d, prev) => [...(prev === undefined ? dnsLabelNameWarning(d) : []), ...specTemplateWarnings(d, prev)],
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
   },

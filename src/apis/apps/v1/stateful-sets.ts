@@ -35,6 +35,7 @@ import {
   validateSelectorMatchesTemplate,
   validateStatusBounds,
   SCALE_SUBRESOURCE,
+  specTemplateWarnings,
 } from './workload.js';
 
 const RETENTION_POLICIES = ['Retain', 'Delete'] as const;
@@ -204,6 +205,7 @@ export const statefulSets = defineResource({
     },
     validate: validateStatefulSet,
     validateUpdate: validateStatefulSetUpdate,
+    warnings: specTemplateWarnings,
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
   },

@@ -14,6 +14,7 @@ import { validateAnnotations } from '../../../registry/validation/object-meta.js
 import { LabelSelectorError, labelSelectorRequirements, matchesLabels, renderLabelSelector, type LabelRequirement, type LabelSelector } from '../../../schema/label-selector.js';
 import { type Json, ensureObject, objectAt, stringAt } from '../../core/v1/helpers.js';
 import { validatePodSpec } from '../../core/v1/pod-spec-validation.js';
+import { workloadTemplateWarnings } from '../../core/v1/pod-warnings.js';
 import { defaultTemplate } from '../../core/v1/pod-templates.js';
 
 export { type Json, ensureObject, objectAt, stringAt };
@@ -146,7 +147,14 @@ export function validateReplicatedTemplate(spec: Json, sp: FieldPath, selectorEr
 
 /** Fields of a spec that must be non-negative when set. */
 export function validateNonnegativeFields(obj: Json | undefined, fields: readonly string[], p: FieldPath): FieldError[] {
-  return fields.flatMap((f) => validateNonnegative(obj?.[f], p.child(f)));
+  const errs: FieldError[] = [];
+  // The path is made only for a field that is refused.
+  for (const f of fields) if (isNegative(obj?.[f])) errs.push(...validateNonnegative(obj?.[f], p.child(f)));
+  return errs;
+}
+
+function isNegative(value: unknown): boolean {
+  return typeof value === 'number' && value < 0;
 }
 
 /** apps/v1 keeps a workload's selector from the day it is created. */
@@ -197,6 +205,11 @@ export function dnsLabelNameWarning(obj: KubeObject): string[] {
   const msgs = isDNS1123Label(obj.metadata.name ?? '');
   if (msgs.length === 0 || (obj.metadata.name ?? '') === '') return [];
   return [`metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`];
+}
+
+/** GetWarningsForPodTemplate at spec.template: on create, and on update when the generation moved (kube's apps strategies). */
+export function specTemplateWarnings(obj: KubeObject, prev: KubeObject | undefined): string[] {
+  return workloadTemplateWarnings(obj, prev, path('spec', 'template'), objectAt(objectAt(obj, 'spec'), 'template'));
 }
 
 /** The Selector column: metav1.FormatLabelSelector (`<none>` when empty, `<error>` when it does not convert). */

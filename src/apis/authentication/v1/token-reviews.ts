@@ -7,7 +7,7 @@
 // audiences themselves), so they are treated as kube treats such authenticators
 // (WrapAudienceAgnosticRequest): valid for the API audiences and no others.
 import type { Authenticator } from '../../../auth/authn/authenticator.js';
-import { isAuthenticationError } from '../../../auth/authn/authenticator.js';
+import { bearerToken, isAuthenticationError } from '../../../auth/authn/authenticator.js';
 import { badRequest } from '../../../errors/status-error.js';
 import { defineResource, type ResourceDefinition } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
@@ -42,7 +42,9 @@ async function review(obj: KubeObject, namespace: string | undefined, deps: Toke
   const status: Record<string, unknown> = { user: {} };
   // An audience-agnostic authenticator is only asked when the review wants an API audience.
   const good = audiences.filter((a) => deps.apiAudiences.includes(a));
-  if (good.length > 0) {
+  // The token travels as a header; one a header would not carry intact (a space inside,
+  // whitespace at an end) must not match a shorter token.
+  if (good.length > 0 && bearerToken({ authorization: `Bearer ${token}` }) === token) {
     try {
       const result = await deps.authenticator({ headers: { authorization: `Bearer ${token}` } });
       if (result !== undefined) {

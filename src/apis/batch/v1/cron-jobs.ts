@@ -11,6 +11,7 @@ import { validateNonnegative } from '../../../registry/validation/common.js';
 import { isDNS1123Label } from '../../../registry/validation/names.js';
 import { type Json, bumpGenerationIfChanged, ensureObject, objectAt, setDefault } from '../../core/v1/helpers.js';
 import { defaultTemplate } from '../../core/v1/pod-templates.js';
+import { workloadTemplateWarnings } from '../../core/v1/pod-warnings.js';
 import { cronJobTable } from './cron-jobs-table.js';
 import { cronScheduleError, loadLocationError } from './cron-schedule.js';
 import { isSet, validateJobSpecFields } from './job-spec.js';
@@ -96,11 +97,14 @@ export function validateCronJob(cj: KubeObject): FieldError[] {
   return errs;
 }
 
+/** WarningsOnCreate (the name, then the job template's pod template) and WarningsOnUpdate (the template, when the generation moved). */
 function warnings(cj: KubeObject, prev: KubeObject | undefined, ctx: WriteContext): string[] {
-  if (ctx.operation !== 'CREATE') return [];
+  const jobSpec = objectAt(objectAt(objectAt(cj, 'spec'), 'jobTemplate'), 'spec');
+  const template = workloadTemplateWarnings(cj, prev, path('spec', 'jobTemplate', 'spec', 'template'), objectAt(jobSpec, 'template'));
+  if (ctx.operation !== 'CREATE') return template;
   const msgs = isDNS1123Label(cj.metadata.name ?? '');
-  if (msgs.length === 0) return [];
-  return [`metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`];
+  if (msgs.length === 0) return template;
+  return [`metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`, ...template];
 }
 
 export const cronJobs = defineResource({

@@ -15,6 +15,7 @@ import { labelSelectorRequirements, matchesLabels, type LabelSelector } from '..
 import { type Json, bumpGenerationIfChanged, ensureObject, objectAt } from '../../core/v1/helpers.js';
 import { defaultJobSpec, isSet, validateJobSpecFields } from './job-spec.js';
 import { jobTable } from './jobs-table.js';
+import { workloadTemplateWarnings } from '../../core/v1/pod-warnings.js';
 
 export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
 export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
@@ -241,11 +242,13 @@ function validateJobStatusUpdate(next: KubeObject): FieldError[] {
   return errs;
 }
 
+/** WarningsOnCreate (the name, then the pod template) and WarningsOnUpdate (the template, when the generation moved). */
 function warnings(job: KubeObject, prev: KubeObject | undefined, ctx: WriteContext): string[] {
-  if (ctx.operation !== 'CREATE') return [];
+  const template = workloadTemplateWarnings(job, prev, path('spec', 'template'), objectAt(objectAt(job, 'spec'), 'template'));
+  if (ctx.operation !== 'CREATE') return template;
   const msgs = isDNS1123Label(job.metadata.name ?? '');
-  if (msgs.length === 0) return [];
-  return [`metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`];
+  if (msgs.length === 0) return template;
+  return [`metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`, ...template];
 }
 
 export const jobs = defineResource({

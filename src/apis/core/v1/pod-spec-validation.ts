@@ -2,6 +2,9 @@
 // (a practical subset of kube's ValidatePodSpec: the rules users hit with
 // kubectl). Paths and messages are kube's; `requireImage` is false for
 // templates, where kube lets controllers fill the image later.
+// Every write of a pod or a workload runs this, so paths below the container are
+// made only where an error is reported (most objects are valid), and quantities
+// are parsed once per distinct text.
 import { type FieldError, type FieldPath, duplicate, forbiddenField, invalidValue, notSupported, required } from '../../../errors/field-errors.js';
 import { inclusiveRangeError, isValidPortName, validatePortNumber } from '../../../registry/validation/common.js';
 import { validateLabels } from '../../../registry/validation/label-selector.js';
@@ -17,14 +20,31 @@ const MESSAGE_POLICIES = ['FallbackToLogsOnError', 'File'] as const;
 const TOLERATION_OPERATORS = ['Equal', 'Exists'] as const;
 const TAINT_EFFECTS = ['NoExecute', 'NoSchedule', 'PreferNoSchedule'] as const;
 const MAX_INT32 = 2147483647;
+const ENV_NAME = /^[\x20-\x3c\x3e-\x7e]+$/;
 
 export interface PodSpecOptions {
   readonly requireImage: boolean;
 }
 
-function oneOf<T extends string>(value: string, allowed: readonly T[], p: FieldPath, requiredIfEmpty = true): FieldError[] {
-  if (value === '') return requiredIfEmpty ? [required(p)] : [];
-  return (allowed as readonly string[]).includes(value) ? [] : [notSupported(p, value, allowed)];
+/** `at` makes the field's path, called only when the value is refused. */
+function oneOf<T extends string>(value: string, allowed: readonly T[], at: () => FieldPath, requiredIfEmpty = true): FieldError[] {
+  if (value === '') return requiredIfEmpty ? [required(at())] : [];
+  return (allowed as readonly string[]).includes(value) ? [] : [notSupported(at(), value, allowed)];
+}
+
+const quantities = new Map<string, number | undefined>();
+/** Distinct quantity texts remembered; past this the memo starts over (it only saves work). */
+const QUANTITY_MEMO_LIMIT = 1024;
+
+/** parseQuantity, remembered per text: requests and limits repeat the same few values. */
+function quantityValue(q: unknown): number | undefined {
+  // Short texts only: the memo must not hold on to a client's megabyte of digits.
+  if (typeof q !== 'string' || q.length > 32) return parseQuantity(q);
+  if (quantities.has(q)) return quantities.get(q);
+  const value = parseQuantity(q);
+  if (quantities.size >= QUANTITY_MEMO_LIMIT) quantities.clear();
+  quantities.set(q, value);
+  return value;
 }
 
 function notFound(p: FieldPath, value: string): FieldError {
@@ -35,14 +55,14 @@ function validateVolumes(volumes: Json[], p: FieldPath): { errs: FieldError[]; n
   const errs: FieldError[] = [];
   const names = new Set<string>();
   volumes.forEach((v, i) => {
-    const vp = p.index(i);
+    const at = (field: string): FieldPath => p.index(i).child(field);
     const name = stringAt(v, 'name');
-    if (name === '') errs.push(required(vp.child('name')));
-    else for (const msg of isDNS1123Label(name)) errs.push(invalidValue(vp.child('name'), name, msg));
-    if (names.has(name)) errs.push(duplicate(vp.child('name'), name));
+    if (name === '') errs.push(required(at('name')));
+    else for (const msg of isDNS1123Label(name)) errs.push(invalidValue(at('name'), name, msg));
+    if (names.has(name)) errs.push(duplicate(at('name'), name));
     names.add(name);
     const sources = Object.keys(v).filter((k) => k !== 'name');
-    for (const extra of sources.slice(1)) errs.push(forbiddenField(vp.child(extra), 'may not specify more than 1 volume type'));
+    for (const extra of sources.slice(1)) errs.push(forbiddenField(at(extra), 'may not specify more than 1 volume type'));
   });
   return { errs, names };
 }
@@ -51,18 +71,23 @@ function validatePorts(c: Json, cp: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
   arrayAt(c, 'ports').forEach((port, i) => {
-    const pp = cp.child('ports').index(i);
+    const at = (field: string): FieldPath => cp.child('ports').index(i).child(field);
     const name = stringAt(port, 'name');
     if (name !== '') {
-      for (const msg of isValidPortName(name)) errs.push(invalidValue(pp.child('name'), name, msg));
-      if (names.has(name)) errs.push(duplicate(pp.child('name'), name));
+      for (const msg of isValidPortName(name)) errs.push(invalidValue(at('name'), name, msg));
+      if (names.has(name)) errs.push(duplicate(at('name'), name));
       names.add(name);
     }
-    errs.push(...validatePortNumber(port.containerPort, pp.child('containerPort')));
-    if (port.hostPort !== undefined && port.hostPort !== 0) errs.push(...validatePortNumber(port.hostPort, pp.child('hostPort')));
-    errs.push(...oneOf(stringAt(port, 'protocol'), PROTOCOLS, pp.child('protocol')));
+    if (!isPortNumber(port.containerPort)) errs.push(...validatePortNumber(port.containerPort, at('containerPort')));
+    if (port.hostPort !== undefined && port.hostPort !== 0 && !isPortNumber(port.hostPort)) errs.push(...validatePortNumber(port.hostPort, at('hostPort')));
+    errs.push(...oneOf(stringAt(port, 'protocol'), PROTOCOLS, () => at('protocol')));
   });
   return errs;
+}
+
+/** What validatePortNumber accepts, asked first so a valid port makes no path. */
+function isPortNumber(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 65535;
 }
 
 function validateResources(c: Json, cp: FieldPath): FieldError[] {
@@ -70,9 +95,9 @@ function validateResources(c: Json, cp: FieldPath): FieldError[] {
   const resources = objectAt(c, 'resources');
   const limits = objectAt(resources, 'limits') ?? {};
   for (const [name, q] of Object.entries(objectAt(resources, 'requests') ?? {})) {
-    const req = parseQuantity(q);
+    const req = quantityValue(q);
     // Own keys only: a resource named `constructor` has no inherited limit.
-    const lim = Object.hasOwn(limits, name) ? parseQuantity(limits[name]) : undefined;
+    const lim = Object.hasOwn(limits, name) ? quantityValue(limits[name]) : undefined;
     if (req !== undefined && lim !== undefined && req > lim) {
       const rp = cp.child('resources', 'requests').key(name);
       errs.push(invalidValue(rp, String(q), `must be less than or equal to ${name} limit of ${String(limits[name])}`));
@@ -89,24 +114,24 @@ function validateContainer(c: Json, cp: FieldPath, volumeNames: Set<string>, opt
   const image = stringAt(c, 'image');
   if (opts.requireImage && image === '') errs.push(required(cp.child('image')));
   if (image !== image.trim()) errs.push(invalidValue(cp.child('image'), image, 'must not have leading or trailing whitespace'));
-  errs.push(...oneOf(stringAt(c, 'imagePullPolicy'), PULL_POLICIES, cp.child('imagePullPolicy')));
-  errs.push(...oneOf(stringAt(c, 'terminationMessagePolicy'), MESSAGE_POLICIES, cp.child('terminationMessagePolicy')));
+  errs.push(...oneOf(stringAt(c, 'imagePullPolicy'), PULL_POLICIES, () => cp.child('imagePullPolicy')));
+  errs.push(...oneOf(stringAt(c, 'terminationMessagePolicy'), MESSAGE_POLICIES, () => cp.child('terminationMessagePolicy')));
   errs.push(...validatePorts(c, cp));
   arrayAt(c, 'env').forEach((env, i) => {
-    const ep = cp.child('env').index(i).child('name');
+    const at = (): FieldPath => cp.child('env').index(i).child('name');
     const envName = stringAt(env, 'name');
     // RelaxedEnvironmentVariableValidation (GA): any printable ASCII but '='.
-    if (envName === '') errs.push(required(ep));
-    else if (!/^[\x20-\x3c\x3e-\x7e]+$/.test(envName)) {
-      errs.push(invalidValue(ep, envName, "a valid environment variable name must consist only of printable ASCII characters other than '='"));
+    if (envName === '') errs.push(required(at()));
+    else if (!ENV_NAME.test(envName)) {
+      errs.push(invalidValue(at(), envName, "a valid environment variable name must consist only of printable ASCII characters other than '='"));
     }
   });
   arrayAt(c, 'volumeMounts').forEach((m, i) => {
-    const mp = cp.child('volumeMounts').index(i);
+    const at = (field: string): FieldPath => cp.child('volumeMounts').index(i).child(field);
     const mountName = stringAt(m, 'name');
-    if (mountName === '') errs.push(required(mp.child('name')));
-    else if (!volumeNames.has(mountName)) errs.push(notFound(mp.child('name'), mountName));
-    if (stringAt(m, 'mountPath') === '') errs.push(required(mp.child('mountPath')));
+    if (mountName === '') errs.push(required(at('name')));
+    else if (!volumeNames.has(mountName)) errs.push(notFound(at('name'), mountName));
+    if (stringAt(m, 'mountPath') === '') errs.push(required(at('mountPath')));
   });
   return [...errs, ...validateResources(c, cp)];
 }
@@ -114,11 +139,11 @@ function validateContainer(c: Json, cp: FieldPath, volumeNames: Set<string>, opt
 export function validateTolerations(spec: Json, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   arrayAt(spec, 'tolerations').forEach((t, i) => {
-    const tp = p.index(i);
-    errs.push(...oneOf(stringAt(t, 'operator'), TOLERATION_OPERATORS, tp.child('operator'), false));
-    errs.push(...oneOf(stringAt(t, 'effect'), TAINT_EFFECTS, tp.child('effect'), false));
+    const at = (field: string): FieldPath => p.index(i).child(field);
+    errs.push(...oneOf(stringAt(t, 'operator'), TOLERATION_OPERATORS, () => at('operator'), false));
+    errs.push(...oneOf(stringAt(t, 'effect'), TAINT_EFFECTS, () => at('effect'), false));
     if (t.operator === 'Exists' && stringAt(t, 'value') !== '') {
-      errs.push(invalidValue(tp.child('operator'), t.operator, 'value must be empty when `operator` is \'Exists\''));
+      errs.push(invalidValue(at('operator'), t.operator, 'value must be empty when `operator` is \'Exists\''));
     }
   });
   return errs;
@@ -138,10 +163,10 @@ export function validatePodSpec(spec: Json, p: FieldPath, opts: PodSpecOptions):
       seen.add(name);
     });
   }
-  errs.push(...oneOf(stringAt(spec, 'restartPolicy'), RESTART_POLICIES, p.child('restartPolicy')));
-  errs.push(...oneOf(stringAt(spec, 'dnsPolicy'), DNS_POLICIES, p.child('dnsPolicy')));
-  errs.push(...validateLabels(spec.nodeSelector, p.child('nodeSelector')));
-  errs.push(...validateTolerations(spec, p.child('tolerations')));
+  errs.push(...oneOf(stringAt(spec, 'restartPolicy'), RESTART_POLICIES, () => p.child('restartPolicy')));
+  errs.push(...oneOf(stringAt(spec, 'dnsPolicy'), DNS_POLICIES, () => p.child('dnsPolicy')));
+  if (spec.nodeSelector !== undefined) errs.push(...validateLabels(spec.nodeSelector, p.child('nodeSelector')));
+  if (spec.tolerations !== undefined) errs.push(...validateTolerations(spec, p.child('tolerations')));
   const sa = stringAt(spec, 'serviceAccountName');
   if (sa !== '') for (const msg of isDNS1123Subdomain(sa)) errs.push(invalidValue(p.child('serviceAccountName'), sa, msg));
   for (const f of ['hostname', 'subdomain'] as const) {

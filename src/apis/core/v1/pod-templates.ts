@@ -8,6 +8,7 @@ import { validateLabels } from '../../../registry/validation/label-selector.js';
 import { type Json, bumpGenerationIfChanged, ensureObject, objectAt } from './helpers.js';
 import { defaultPodSpec } from './pod-spec-defaults.js';
 import { validatePodSpec } from './pod-spec-validation.js';
+import { workloadTemplateWarnings } from './pod-warnings.js';
 
 /** Defaults of a PodTemplateSpec embedded anywhere (templates, RCs). */
 export function defaultTemplate(template: Json): void {
@@ -40,6 +41,7 @@ export const podTemplates = defineResource({
     },
     prepareForUpdate: (next, prev) => bumpGenerationIfChanged(next, prev, 'template'),
     validate: validatePodTemplate,
+    warnings: (pt, prev) => workloadTemplateWarnings(pt, prev, path('template'), objectAt(pt, 'template')),
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
     returnDeletedObject: true,

@@ -11,6 +11,7 @@ import { type Json, arrayAt, bumpGenerationIfChanged, ensureObject, objectAt, se
 import { defaultPodRequests, defaultPodSpec } from './pod-spec-defaults.js';
 import { validatePodSpec } from './pod-spec-validation.js';
 import { podQOSClass } from './pod-qos.js';
+import { podWarnings } from './pod-warnings.js';
 
 export const POD_UPDATE_FORBIDDEN =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
@@ -107,6 +108,8 @@ export const pods = defineResource({
     prepareForUpdate: (next, prev) => bumpGenerationIfChanged(next, prev),
     validate: validatePod,
     validateUpdate: (next, prev) => validatePodSpecUpdate(objectAt(next, 'spec') ?? {}, objectAt(prev, 'spec') ?? {}),
+    // GetWarningsForPod on create and on every update; the status strategy has none.
+    warnings: (pod, _prev, ctx) => (ctx.subresource === '' ? podWarnings(pod) : []),
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
     returnDeletedObject: true,

@@ -19,6 +19,9 @@ export type SecretType =
   | 'bootstrap.kubernetes.io/token';
 
 export const SERVICE_ACCOUNT_NAME_ANNOTATION = 'kubernetes.io/service-account.name';
+/** Set by the serviceaccount-token-controller: the uid of the account a token Secret belongs to. */
+export const SERVICE_ACCOUNT_UID_ANNOTATION = 'kubernetes.io/service-account.uid';
+export const SERVICE_ACCOUNT_TOKEN_TYPE: SecretType = 'kubernetes.io/service-account-token';
 
 /** Keys each well-known type requires; `any` means one of them is enough (basic-auth). */
 const REQUIRED_KEYS: Partial<Record<SecretType, { keys: readonly string[]; any?: boolean; json?: boolean }>> = {

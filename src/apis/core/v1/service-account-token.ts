@@ -4,8 +4,10 @@
 // at least ten minutes; a token may be bound to a Pod or Secret of the account's
 // namespace, or to a Node, and then stops working when that object goes. Dry run
 // answers without a token. The signer comes from coreV1's dependencies (index.ts).
+// Also here: the write the legacy-token authenticator makes (the last-used label).
 import { randomUUID } from 'node:crypto';
 import { conflict, invalid, notFound } from '../../../errors/status-error.js';
+import type { ResourceStore } from '../../../registry/store/types.js';
 import { invalidValue, notSupported, path, type FieldError } from '../../../errors/field-errors.js';
 import type { ResourceDefinition, SubresourceCreateContext } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
@@ -104,4 +106,29 @@ export function withTokenRequest(serviceAccounts: ResourceDefinition, keys: Toke
     ...serviceAccounts,
     subresources: { ...serviceAccounts.subresources, token: { verbs: ['create'], responseKind: TOKEN_REQUEST, create } },
   };
+}
+
+/**
+ * Sets one label on a Secret as kube's legacy token validator does (a merge patch
+ * of `metadata.labels` carrying the Secret's uid): a Secret deleted and recreated
+ * under the same name since it was read is a Conflict, never relabelled.
+ */
+export async function setSecretLabel(store: ResourceStore, secret: KubeObject, label: { readonly key: string; readonly value: string }): Promise<void> {
+  const namespace = secret.metadata.namespace ?? '';
+  const name = secret.metadata.name ?? '';
+  const uid = secret.metadata.uid ?? '';
+  await store.write({
+    verb: 'update',
+    namespace,
+    name,
+    allowCreate: false,
+    transform: (current) => {
+      if (current === undefined) throw notFound({ group: '', resource: 'secrets' }, name);
+      if ((current.metadata.uid ?? '') !== uid) {
+        throw conflict({ group: '', resource: 'secrets' }, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+      }
+      // Spread copies own members only; a stored `__proto__` label stays a label.
+      return { object: { ...current, metadata: { ...current.metadata, labels: { ...(current.metadata.labels ?? {}), [label.key]: label.value } } } };
+    },
+  });
 }

@@ -6,8 +6,9 @@
 // the range and free, else the write is Invalid with kube's texts.
 //
 // Every allocated value is one storage key, /ranges/serviceips/<ip> or
-// /ranges/servicenodeports/<port>, holding its owner (kube 1.33+ keeps one
-// IPAddress object per IP in the same spirit). Taking a value is a storage create,
+// /ranges/servicenodeports/<port>, holding its owner; beside each IP record is the
+// IPAddress object kube 1.33+ keeps per IP (services-ip-addresses.ts). Taking a
+// value is a storage create,
 // so two writers (two kapi replicas on one etcd) can never take the same one, and
 // a record carries the service's uid, so a release only ever drops a record of
 // the object being released. Dynamic picks prefer the upper part of a range and
@@ -19,6 +20,7 @@ import type { AllocationTxn, Allocator } from '../../../registry/allocation.js';
 import type { KubeObject } from '../../../schema/object.js';
 import type { Storage } from '../../../storage/storage.js';
 import { type Json, arrayAt, ensureObject, objectAt, stringAt } from './helpers.js';
+import { createIPAddressMirror, type IPAddressMirror } from './services-ip-addresses.js';
 
 export const IP_PREFIX = '/ranges/serviceips/';
 export const NODE_PORT_PREFIX = '/ranges/servicenodeports/';
@@ -140,8 +142,10 @@ export type ServiceLookup = (namespace: string, name: string) => Promise<KubeObj
 
 class PoolStore {
   constructor(
-    private readonly storage: Storage,
+    readonly storage: Storage,
     readonly pool: Pool,
+    /** The cluster IP pool's IPAddress objects; absent for node ports. */
+    readonly mirror?: IPAddressMirror,
   ) {}
 
   key(n: number): string {
@@ -172,11 +176,18 @@ class PoolStore {
     } as KubeObject;
     try {
       await this.storage.create(key, record);
-      return true;
     } catch (err) {
       if (isStorageError(err, 'Exists')) return false;
       throw err;
     }
+    // The record is the claim; its IPAddress follows it (or the claim is given back).
+    try {
+      await this.mirror?.ensure(this.pool.render(n), owner);
+    } catch (err) {
+      await this.give(n, owner.uid).catch(() => undefined);
+      throw err;
+    }
+    return true;
   }
 
   /** Takes any free value, upper band first; undefined when the range is full. */
@@ -228,6 +239,12 @@ class PoolStore {
 
   /** Drops the record of n if `uid` holds it; anything else (gone, re-taken) is left alone. */
   async give(n: number, uid: string): Promise<void> {
+    if (this.mirror !== undefined) {
+      // The IPAddress goes first, while the record still keeps anyone else from taking the IP.
+      const holder = await this.holder(n);
+      if (holder === undefined || holder.uid !== uid) return;
+      await this.mirror.remove(this.pool.render(n), holder);
+    }
     try {
       await this.storage.delete(this.key(n), { preconditions: { uid } });
     } catch (err) {
@@ -263,6 +280,29 @@ function heldNodePorts(svc: KubeObject | undefined, pool: PoolStore): Set<number
   return out;
 }
 
+/**
+ * Matches the IPAddress objects with the IP records (kube's IPAddress repair):
+ * every record gets its object (data dirs older than the mirror, objects a user
+ * deleted or edited), objects without a record go. Answers how many it wrote.
+ */
+async function repairIPAddresses(ips: PoolStore): Promise<number> {
+  const mirror = ips.mirror;
+  if (mirror === undefined) return 0;
+  let written = 0;
+  const { items } = await ips.storage.list(ips.pool.prefix);
+  for (const record of items) {
+    const named = (record as { service?: { namespace?: unknown; name?: unknown } }).service;
+    if (typeof named?.name !== 'string') continue;
+    const ref = { namespace: typeof named.namespace === 'string' ? named.namespace : '', name: named.name };
+    if (await mirror.ensure(record.metadata.name ?? '', ref)) written++;
+  }
+  written += await mirror.prune(async (ip) => {
+    const n = ips.pool.parse(ip);
+    return n !== undefined && ips.inRange(n) && (await ips.holder(n)) !== undefined;
+  });
+  return written;
+}
+
 export interface ServiceAllocatorOptions {
   readonly storage: Storage;
   readonly clusterIPRange: IpRange;
@@ -278,7 +318,10 @@ export interface ServiceAllocator extends Allocator {
    * service does not hold it: replicas starting together never drop what another
    * one just took.
    */
-  repair(services: readonly KubeObject[], opts?: { olderThanMs?: number; lookup?: ServiceLookup }): Promise<{ dropped: number; recorded: number }>;
+  repair(
+    services: readonly KubeObject[],
+    opts?: { olderThanMs?: number; lookup?: ServiceLookup },
+  ): Promise<{ dropped: number; recorded: number; ipAddresses: number }>;
   /** Who holds cluster IP `ip` (undefined: free, or not an address of the range). */
   clusterIPHolder(ip: string): Promise<RecordHolder | undefined>;
   /** Drops the record of cluster IP `ip` if `uid` still holds it. */
@@ -294,7 +337,7 @@ export interface ServiceAllocator extends Allocator {
 }
 
 export function createServiceAllocator(opts: ServiceAllocatorOptions): ServiceAllocator {
-  const ips = new PoolStore(opts.storage, ipPool(opts.clusterIPRange));
+  const ips = new PoolStore(opts.storage, ipPool(opts.clusterIPRange), createIPAddressMirror(opts.storage));
   const ports = new PoolStore(opts.storage, portPool(opts.nodePortRange));
   const cidr = opts.clusterIPRange.cidr;
   const portText = opts.nodePortRange.text;
@@ -427,7 +470,8 @@ export function createServiceAllocator(opts: ServiceAllocatorOptions): ServiceAl
           if (await pool.take(n, ownerOf(svc), false)) recorded++;
         }
       }
-      return { dropped, recorded };
+      const ipAddresses = await repairIPAddresses(ips);
+      return { dropped, recorded, ipAddresses };
     },
 
     async clusterIPHolder(ip) {

@@ -22,9 +22,10 @@ export const resetFields: WriteStep = {
     }
     // Subresource writes always have a stored parent (pipeline.ts never creates through one).
     const next = thaw(current!);
-    const { scale, path } = sub.declaration;
+    const { scale, path, paths } = sub.declaration;
     if (scale !== undefined) applyScale(next, state.view, scale);
     else if (path !== undefined) setField(next, path, cloneJson(getField(state.view, path)));
+    else if (paths !== undefined) for (const p of paths) setField(next, p, cloneJson(getField(state.view, p)));
     else throw methodNotSupported(ctx.resource, 'update');
     state.object = next;
   },

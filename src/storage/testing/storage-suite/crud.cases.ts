@@ -15,6 +15,8 @@ interface GetRow {
 const getRows: readonly GetRow[] = [
   { name: 'unset reads the latest', rv: '', want: { data: '2', at: 'second' } },
   { name: '"0" reads the latest', rv: '0', want: { data: '2', at: 'second' } },
+  { name: '"0" with NotOlderThan reads the latest', rv: '0', match: 'NotOlderThan', want: { data: '2', at: 'second' } },
+  { name: 'the latest N reads it', rv: 'second', want: { data: '2', at: 'second' } },
   { name: 'N reads not older than N', rv: 'first', want: { data: '2', at: 'second' } },
   { name: 'N with NotOlderThan reads the latest', rv: 'first', match: 'NotOlderThan', want: { data: '2', at: 'second' } },
   { name: 'N with Exact reads at N', rv: 'first', match: 'Exact', want: { data: '1', at: 'first' } },

@@ -25,7 +25,7 @@ function token(json: unknown): string {
 
 interface ListRvRow {
   readonly name: string;
-  readonly rv: 'first' | 'second' | 'future' | '' | '0' | 'x';
+  readonly rv: 'first' | 'second' | 'latest' | 'future' | '' | '0' | 'x';
   readonly match?: ResourceVersionMatch;
   readonly limit?: number;
   /** Expected data of a and names listed, and the revision the list reports. */
@@ -35,6 +35,8 @@ interface ListRvRow {
 const listRvRows: readonly ListRvRow[] = [
   { name: 'unset lists the latest', rv: '', want: { aData: '2', names: ['a', 'b'], at: 'latest' } },
   { name: '"0" lists the latest', rv: '0', want: { aData: '2', names: ['a', 'b'], at: 'latest' } },
+  { name: '"0" with NotOlderThan lists the latest', rv: '0', match: 'NotOlderThan', want: { aData: '2', names: ['a', 'b'], at: 'latest' } },
+  { name: 'NotOlderThan the latest N lists it', rv: 'latest', match: 'NotOlderThan', want: { aData: '2', names: ['a', 'b'], at: 'latest' } },
   { name: 'Exact lists at N', rv: 'first', match: 'Exact', want: { aData: '1', names: ['a'], at: 'first' } },
   { name: 'Exact at a later N', rv: 'second', match: 'Exact', want: { aData: '1', names: ['a', 'b'], at: 'second' } },
   { name: 'NotOlderThan lists the latest', rv: 'first', match: 'NotOlderThan', want: { aData: '2', names: ['a', 'b'], at: 'latest' } },
@@ -52,7 +54,7 @@ const listRvCases: SuiteCase[] = listRvRows.map((row) => ({
     const a = await storage.create(key('a'), configMap('a', { data: { v: '1' } }));
     const b = await storage.create(key('b'), configMap('b'));
     const a2 = await storage.guaranteedUpdate(key('a'), { tryUpdate: ({ current }) => ({ ...current!, data: { v: '2' } }) });
-    const revs = { first: rvOf(a), second: rvOf(b), future: rvOf(a2.object) + 1000 };
+    const revs = { first: rvOf(a), second: rvOf(b), latest: rvOf(a2.object), future: rvOf(a2.object) + 1000 };
     const resourceVersion = row.rv === '' || row.rv === '0' || row.rv === 'x' ? row.rv : String(revs[row.rv]);
     const read = storage.list(prefix, {
       resourceVersion,
@@ -66,10 +68,56 @@ const listRvCases: SuiteCase[] = listRvRows.map((row) => ({
     const got = await read;
     expect(names(got.items)).toEqual(row.want.names);
     expect(dataOf(got.items[0]!)).toEqual({ v: row.want.aData });
-    const at = row.want.at === 'latest' ? rvOf(a2.object) : revs[row.want.at];
+    const at = revs[row.want.at];
     if (row.want.at === 'latest') expect(Number(got.resourceVersion)).toBeGreaterThanOrEqual(at);
     else expect(Number(got.resourceVersion)).toBe(at);
     expect(got.continue).toBeUndefined();
+  },
+}));
+
+interface PagedRvRow {
+  readonly name: string;
+  readonly rv: 'second' | '' | '0';
+  readonly match?: ResourceVersionMatch;
+  /** Data of a on the first page, and the revision every page reports. */
+  readonly want: { readonly aData: string; readonly at: 'second' | 'latest' };
+}
+
+// The seed's tables with a limit: "Any" and "Not older than" page the latest
+// state, Exact (and the legacy limit without a match) page the state at N; every
+// page carries the first page's resourceVersion, whatever is written meanwhile.
+const pagedRvRows: readonly PagedRvRow[] = [
+  { name: 'unset pages the latest', rv: '', want: { aData: '2', at: 'latest' } },
+  { name: '"0" pages the latest', rv: '0', want: { aData: '2', at: 'latest' } },
+  { name: 'Exact pages the state at N', rv: 'second', match: 'Exact', want: { aData: '1', at: 'second' } },
+  { name: 'N without a match pages the state at N', rv: 'second', want: { aData: '1', at: 'second' } },
+  { name: 'NotOlderThan pages the latest', rv: 'second', match: 'NotOlderThan', want: { aData: '2', at: 'latest' } },
+];
+
+const pagedRvCases: SuiteCase[] = pagedRvRows.map((row) => ({
+  name: `list resourceVersion with a limit: ${row.name}`,
+  run: async ({ storage, prefix, key }) => {
+    await storage.create(key('a'), configMap('a', { data: { v: '1' } }));
+    const b = await storage.create(key('b'), configMap('b'));
+    await storage.create(key('c'), configMap('c'));
+    const a2 = (await storage.guaranteedUpdate(key('a'), { tryUpdate: ({ current }) => ({ ...current!, data: { v: '2' } }) })).object;
+    const revs = { second: rvOf(b), latest: rvOf(a2) };
+    const resourceVersion = row.rv === '' || row.rv === '0' ? row.rv : String(revs[row.rv]);
+    const first = await storage.list(prefix, { resourceVersion, limit: 1, ...(row.match ? { resourceVersionMatch: row.match } : {}) });
+    expect(names(first.items)).toEqual(['a']);
+    expect(dataOf(first.items[0]!)).toEqual({ v: row.want.aData });
+    if (row.want.at === 'latest') expect(Number(first.resourceVersion)).toBeGreaterThanOrEqual(revs.latest);
+    else expect(Number(first.resourceVersion)).toBe(revs[row.want.at]);
+    // A write between pages is not seen by the pages that follow.
+    await storage.create(key('b0'), configMap('b0'));
+    const pages = [first];
+    while (pages[pages.length - 1]!.continue !== undefined) {
+      expect(pages.length, 'pagination terminates').toBeLessThan(10);
+      pages.push(await storage.list(prefix, { limit: 1, continue: pages[pages.length - 1]!.continue! }));
+    }
+    const atSecond = ['a', 'b'];
+    expect(pages.flatMap((p) => names(p.items))).toEqual(row.want.at === 'second' ? atSecond : ['a', 'b', 'c']);
+    for (const p of pages) expect(p.resourceVersion).toBe(first.resourceVersion);
   },
 }));
 
@@ -142,6 +190,21 @@ export const listCases: SuiteGroup = {
       },
     },
     ...listRvCases,
+    ...pagedRvCases,
+    {
+      name: 'an Exact list before a delete still holds the deleted object as it was',
+      run: async ({ storage, prefix, key }) => {
+        await storage.create(key('a'), configMap('a'));
+        const b = await storage.create(key('b'), configMap('b', { data: { v: 'kept' } }));
+        await storage.delete(key('b'));
+        await storage.create(key('c'), configMap('c'));
+        const got = await storage.list(prefix, { resourceVersion: String(rvOf(b)), resourceVersionMatch: 'Exact' });
+        expect(names(got.items)).toEqual(['a', 'b']);
+        expect(dataOf(got.items[1]!)).toEqual({ v: 'kept' });
+        expect(got.items[1]!.metadata.resourceVersion).toBe(b.metadata.resourceVersion);
+        expect(got.resourceVersion).toBe(b.metadata.resourceVersion);
+      },
+    },
     {
       name: 'limit pages through every item with continue tokens',
       run: async ({ storage, prefix }) => {

@@ -191,11 +191,11 @@ describe('service allocation', () => {
     await storage.create(`${IP_PREFIX}10.0.0.9`, { metadata: { name: '10.0.0.9', uid: 'gone', creationTimestamp: '2020-01-01T00:00:00Z' } } as KubeObject);
     await storage.delete(`${IP_PREFIX}10.0.0.5`);
     const result = await allocator.repair([object]);
-    expect(result).toEqual({ dropped: 1, recorded: 1 });
+    expect(result).toEqual({ dropped: 1, recorded: 1, ipAddresses: 0 });
     expect(await recorded(IP_PREFIX)).toEqual(['10.0.0.5']);
     // A fresh record (a write in flight) is left alone.
     await storage.create(`${IP_PREFIX}10.0.0.10`, { metadata: { name: '10.0.0.10', uid: 'new', creationTimestamp: new Date().toISOString() } } as KubeObject);
-    expect(await allocator.repair([object])).toEqual({ dropped: 0, recorded: 0 });
+    expect(await allocator.repair([object])).toEqual({ dropped: 0, recorded: 0, ipAddresses: 0 });
   });
 });
 

@@ -1,0 +1,158 @@
+// One watch served from a resource's cache (kube's cacheWatcher): the changes it
+// has not delivered yet, turned into watch events for its prefix, key filter and
+// predicate (a change that makes an object start matching is ADDED, stop matching
+// DELETED with the last matching state at the change's revision). Delivery runs
+// on a later microtask, never inside the cache's dispatch, and a replay from
+// history goes out in chunks so a long one cannot stall the event loop. A watcher
+// whose queue passes its bound is cut off with an error instead of holding memory.
+import { StorageError } from '../../errors/storage-error.js';
+import type { KubeObject } from '../../schema/object.js';
+import type { StorageWatch, StorageWatchEvent, StorageWatchOptions } from '../storage.js';
+import { deepFreeze } from '../object-store/codec.js';
+import type { CacheEvent } from './history.js';
+
+/** Events delivered per turn of the event loop while replaying. */
+const CHUNK = 1000;
+
+/** The DELETED form of a change that made an object stop matching, shared by every watcher. */
+const leftObjects = new WeakMap<CacheEvent, KubeObject>();
+
+function leftObject(e: CacheEvent): KubeObject {
+  let obj = leftObjects.get(e);
+  if (obj === undefined) {
+    const prev = e.prevObject!;
+    obj = deepFreeze({ ...prev, metadata: { ...prev.metadata, resourceVersion: String(e.revision) } });
+    leftObjects.set(e, obj);
+  }
+  return obj;
+}
+
+export interface CacheWatcherOptions {
+  readonly prefix: string;
+  readonly watch: StorageWatchOptions;
+  /** Changes after this revision are delivered. */
+  readonly after: number;
+  /** Queued, undelivered live changes allowed before the watcher is cut off. */
+  readonly bufferLimit: number;
+  /** Called once when the watcher ends (closed, failed or cut off). */
+  readonly onEnd: (w: CacheWatcher) => void;
+}
+
+export class CacheWatcher implements StorageWatch {
+  private queue: CacheEvent[] = [];
+  private next = 0;
+  private scheduled = false;
+  private ended = false;
+  /** A replay may exceed the live bound; only changes queued after it count against it. */
+  private allowance = 0;
+  private lastRevision: number;
+  private progressRevision = 0;
+  private progressSent = 0;
+
+  constructor(private readonly opts: CacheWatcherOptions) {
+    this.lastRevision = opts.after;
+  }
+
+  /** The revision the watch started after. */
+  get startedAfter(): number {
+    return this.opts.after;
+  }
+
+  /** Queues the history a watch from the past must replay first. */
+  replay(events: readonly CacheEvent[]): void {
+    if (events.length === 0) return;
+    this.lastRevision = Math.max(this.lastRevision, events[events.length - 1]!.revision);
+    this.allowance = events.length;
+    this.queue = events.filter((e) => e.key.startsWith(this.opts.prefix) && (this.opts.watch.keyFilter?.(e.key) ?? true));
+    this.schedule();
+  }
+
+  /** Queues a live change; changes at or before the start are skipped (no duplicates). */
+  push(e: CacheEvent): void {
+    if (this.ended || e.revision <= this.lastRevision) return;
+    this.lastRevision = e.revision;
+    if (!e.key.startsWith(this.opts.prefix)) return;
+    if (this.opts.watch.keyFilter !== undefined && !this.opts.watch.keyFilter(e.key)) return;
+    this.queue.push(e);
+    if (this.queue.length - this.next > this.opts.bufferLimit + this.allowance) {
+      this.fail(new StorageError('Unavailable', `watch of ${this.opts.prefix} fell behind: more than ${this.opts.bufferLimit} changes undelivered`));
+      return;
+    }
+    this.schedule();
+  }
+
+  /** Every change up to `revision` is queued: tell the consumer once the queue drains. */
+  progress(revision: number): void {
+    if (this.ended || revision <= this.progressRevision) return;
+    if (revision > this.lastRevision) this.lastRevision = revision;
+    this.progressRevision = revision;
+    this.schedule();
+  }
+
+  /** Ends the watch for a reason of its own: one onError, nothing after it. */
+  fail(err: Error): void {
+    if (this.ended) return;
+    this.end();
+    // On a later turn, not a microtask: a watch that fails at once (410 from
+    // history) must not report before its caller has finished setting up the stream.
+    setImmediate(() => this.opts.watch.onError(err));
+  }
+
+  close(): void {
+    this.end();
+  }
+
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.queue = [];
+    this.opts.onEnd(this);
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.ended) return;
+    this.scheduled = true;
+    // A long backlog yields to I/O between chunks; a short one goes out at once.
+    if (this.queue.length - this.next > CHUNK) setImmediate(() => this.flush());
+    else queueMicrotask(() => this.flush());
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const end = Math.min(this.queue.length, this.next + CHUNK);
+    for (; this.next < end && !this.ended; this.next++) {
+      const event = this.toWatchEvent(this.queue[this.next]!);
+      if (event === undefined) continue;
+      try {
+        this.opts.watch.onEvent(event);
+      } catch (cause) {
+        // A throwing consumer must not break the cache's dispatch; it learns it missed events.
+        this.fail(new StorageError('Unavailable', `watch consumer failed: ${String(cause)}`, { cause }));
+        return;
+      }
+    }
+    if (this.ended) return;
+    if (this.next < this.queue.length) {
+      this.schedule();
+      return;
+    }
+    this.queue = [];
+    this.next = 0;
+    this.allowance = 0;
+    if (this.progressRevision > this.progressSent) {
+      this.progressSent = this.progressRevision;
+      this.opts.watch.onProgress?.(String(this.progressRevision));
+    }
+  }
+
+  private toWatchEvent(e: CacheEvent): StorageWatchEvent | undefined {
+    const predicate = this.opts.watch.predicate;
+    if (predicate === undefined) return { type: e.type, object: e.object };
+    if (e.type === 'ADDED') return predicate(e.object) ? { type: 'ADDED', object: e.object } : undefined;
+    if (e.type === 'DELETED') return predicate(e.object) ? { type: 'DELETED', object: e.object } : undefined;
+    const was = e.prevObject !== undefined && predicate(e.prevObject);
+    const is = predicate(e.object);
+    if (is) return { type: was ? 'MODIFIED' : 'ADDED', object: e.object };
+    return was ? { type: 'DELETED', object: leftObject(e) } : undefined;
+  }
+}

@@ -271,6 +271,35 @@ function rawSeeds(): Seed[] {
   ];
 }
 
+/**
+ * Hostile inputs of pod warnings, bindings and legacy tokens: n identical
+ * container ports (the port warnings once made n²/2 messages and stopped the
+ * server), Bindings with prototype-named keys and the wrong kind, a legacy token
+ * Secret naming a prototype key as its account (the token controller reads it).
+ */
+function portBindingTokenSeeds(): Seed[] {
+  const pod = byKind('Pod');
+  const podName = poolName(pod, 0);
+  const ports = Array.from({ length: 10_000 }, () => ({ containerPort: 80, protocol: 'TCP' }));
+  const manyPorts = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'fz-ports' }, spec: { containers: [{ name: 'c', image: 'nginx', ports }] } };
+  const binding = (extra: Record<string, Json>): Json => ({ apiVersion: 'v1', kind: 'Binding', metadata: { name: podName }, target: { kind: 'Node', name: 'node-1' }, ...extra });
+  return [
+    { name: 'hostile/pod-ports-10000', method: 'POST', path: resourcePath(pod), query: 'dryRun=All', contentType: MEDIA.json, format: 'json', doc: manyPorts as unknown as Json, resource: 'pods' },
+    { name: 'hostile/binding-proto', method: 'POST', path: `${resourcePath(pod, { name: podName })}/binding`, query: 'dryRun=All', contentType: MEDIA.json, format: 'text', text: text(`{"apiVersion":"v1","kind":"Binding","metadata":{"name":"${podName}","__proto__":{"name":"x"}},"target":{"kind":"Node","name":"n","__proto__":{"polluted":1}}}`), resource: 'pods' },
+    { name: 'hostile/binding-wrong-kind', method: 'POST', path: `${resourcePath(pod, { name: podName })}/binding`, query: 'dryRun=All', contentType: MEDIA.json, format: 'json', doc: binding({ kind: 'ConfigMap' }), resource: 'pods' },
+    {
+      name: 'hostile/legacy-token-proto-account',
+      method: 'POST',
+      path: resourcePath(byKind('Secret')),
+      query: 'dryRun=All',
+      contentType: MEDIA.json,
+      format: 'json',
+      doc: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'fz-legacy', annotations: { 'kubernetes.io/service-account.name': '__proto__' } }, type: 'kubernetes.io/service-account-token' },
+      resource: 'secrets',
+    },
+  ];
+}
+
 export function hostileSeeds(): Seed[] {
-  return [...prototypeKeySeeds(), ...yamlSeeds(), ...wrongTypeSeeds(), ...deepSeeds(), ...warningSeeds(), ...pathSeeds(), ...sizeSeeds(), ...contentTypeSeeds(), ...rawSeeds()];
+  return [...portBindingTokenSeeds(), ...prototypeKeySeeds(), ...yamlSeeds(), ...wrongTypeSeeds(), ...deepSeeds(), ...warningSeeds(), ...pathSeeds(), ...sizeSeeds(), ...contentTypeSeeds(), ...rawSeeds()];
 }

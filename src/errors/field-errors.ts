@@ -27,11 +27,13 @@ export interface FieldError {
  * Empty names are skipped, so `path()` is the root and `path().child('a')` is `a`.
  */
 export class FieldPath {
-  private readonly text: string;
+  /**
+   * Rendered on first use: most paths are made for checks that find nothing. A
+   * #private field, so equality of paths (tests' toEqual) does not depend on it.
+   */
+  #text: string | undefined;
 
-  private constructor(readonly elements: readonly PathElement[]) {
-    this.text = renderFieldPath(elements);
-  }
+  private constructor(readonly elements: readonly PathElement[]) {}
 
   static root(...names: string[]): FieldPath {
     return new FieldPath(names.filter((s) => s !== ''));
@@ -50,7 +52,8 @@ export class FieldPath {
   }
 
   toString(): string {
-    return this.text;
+    this.#text ??= renderFieldPath(this.elements);
+    return this.#text;
   }
 }
 

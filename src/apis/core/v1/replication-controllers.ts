@@ -10,6 +10,8 @@ import { validateLabels } from '../../../registry/validation/label-selector.js';
 import { labelSetRequirements, matchesLabels } from '../../../schema/label-selector.js';
 import { type Json, bumpGenerationIfChanged, ensureObject, objectAt, stringAt } from './helpers.js';
 import { defaultTemplate, validateTemplate } from './pod-templates.js';
+import { workloadTemplateWarnings } from './pod-warnings.js';
+import { isDNS1123Label } from '../../../registry/validation/names.js';
 
 function applyDefaults(rc: KubeObject): void {
   const spec = ensureObject(rc, 'spec');
@@ -60,6 +62,11 @@ export const replicationControllers = defineResource({
     },
     prepareForUpdate: (next, prev) => bumpGenerationIfChanged(next, prev),
     validate: validateReplicationController,
+    warnings: (rc, prev) => {
+      const msgs = prev === undefined ? isDNS1123Label(rc.metadata.name ?? '') : [];
+      const name = msgs.length === 0 ? [] : [`metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`];
+      return [...name, ...workloadTemplateWarnings(rc, prev, path('spec', 'template'), objectAt(objectAt(rc, 'spec'), 'template'))];
+    },
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
     selectableFields: (rc) => ({ 'status.replicas': String(objectAt(rc, 'status')?.replicas ?? 0) }),

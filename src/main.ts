@@ -98,6 +98,9 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
         kv,
         historyWindowMs: options.watchCache.historyWindowMs,
         maxHistoryEvents: options.watchCache.maxEvents,
+        // etcd 3.4 before 3.4.31 (Debian's 3.4.23) can report progress ahead of its
+        // events, so a consistent read from the cache could miss the last write.
+        consistentReadsFromCache: options.storageBackend !== 'etcd3',
         onBackendError: (err, resource) => logger.warn({ err, resource }, 'watch cache: backend read failed, retrying'),
       })
     : createObjectStore({ kv });

@@ -21,6 +21,15 @@ const ANY_READS = [
   'list > list resourceVersion with a limit: NotOlderThan pages the latest',
   'watch > resourceVersion "0" starts from now',
 ].map((test) => ({ test, reason: LAGS }));
+// "Not older than N" is met by any state at or after N; these cases assert the
+// latest one, which a cache fed asynchronously by etcd may not have reached yet.
+const NOT_OLDER = 'a read "not older than N" may be served by a cache state after N that lacks the last write, as on kube-apiserver';
+const NOT_OLDER_READS = [
+  'crud > get resourceVersion: N reads not older than N',
+  'crud > get resourceVersion: N with NotOlderThan reads the latest',
+  'list > list resourceVersion: NotOlderThan lists the latest',
+  'list > list resourceVersion: unset match without limit lists the latest',
+].map((test) => ({ test, reason: NOT_OLDER }));
 
 describeWithEtcd('etcd', (ctx) => {
   describeStorageConformance('watch cache over etcd', async () => {
@@ -29,6 +38,7 @@ describeWithEtcd('etcd', (ctx) => {
       prefix: `/cacher-${randomBytes(4).toString('hex')}`,
       compactionIntervalMs: 0,
     });
-    return cacherUnderTest(kv);
-  }, { skip: ANY_READS });
+    // As main.ts runs it on etcd: consistent reads go to etcd (etcd issue 15220).
+    return cacherUnderTest(kv, { consistentReadsFromCache: false });
+  }, { skip: [...ANY_READS, ...NOT_OLDER_READS] });
 });

@@ -146,6 +146,7 @@ class Cacher implements CachingStorage {
   private watchFromNow(prefix: string, opts: StorageWatchOptions): StorageWatch {
     let inner: StorageWatch | undefined;
     let closed = false;
+    if (!this.config.consistentReadsFromCache) return this.backend.watch(prefix, opts);
     const start = async (): Promise<void> => {
       const current = Number(await this.backend.currentResourceVersion());
       const cache = this.cacheFor(prefix);

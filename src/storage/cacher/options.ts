@@ -32,6 +32,14 @@ export interface CacherOptions {
    * quiet resource's list slower than a direct read.
    */
   readonly consistentReadTimeoutMs?: number;
+  /**
+   * Whether consistent reads (resourceVersion unset) may be served from the cache
+   * once it has the backend's current revision (default true). False for a
+   * backend whose progress reports can run ahead of its events (etcd before
+   * 3.4.31 and 3.5.13, etcd issue 15220): those reads go to the backend, as
+   * kube-apiserver does with such an etcd.
+   */
+  readonly consistentReadsFromCache?: boolean;
   /** Events one watcher may have queued and undelivered before it is cut off. */
   readonly watcherBufferEvents?: number;
   /** Each cache tells its watchers its revision this often, so idle watches get bookmarks. */
@@ -54,6 +62,7 @@ export interface CacherConfig {
   readonly snapshotTtlMs: number;
   readonly freshnessTimeoutMs: number;
   readonly consistentReadTimeoutMs: number;
+  readonly consistentReadsFromCache: boolean;
   readonly watcherBufferEvents: number;
   readonly progressIntervalMs: number;
   readonly retryMinMs: number;
@@ -75,6 +84,7 @@ export function configOf(opts: CacherOptions): CacherConfig {
     snapshotTtlMs: opts.snapshotTtlMs ?? 75_000,
     freshnessTimeoutMs: opts.freshnessTimeoutMs ?? 3_000,
     consistentReadTimeoutMs: opts.consistentReadTimeoutMs ?? 250,
+    consistentReadsFromCache: opts.consistentReadsFromCache ?? true,
     watcherBufferEvents: opts.watcherBufferEvents ?? 10_000,
     progressIntervalMs: opts.progressIntervalMs ?? 60_000,
     retryMinMs: opts.retryMinMs ?? 100,

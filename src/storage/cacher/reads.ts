@@ -66,6 +66,7 @@ export async function listFromCache(cache: ResourceCache, config: CacherConfig, 
     return atOrBackend(rv);
   }
   if (rv === undefined) {
+    if (!config.consistentReadsFromCache) return config.backend.list(key, opts);
     // A cache that just missed a consistent read (its backend reports progress
     // only now and then, as etcd does every second) sends the next ones straight
     // to the backend for a while rather than making each wait the bound again.

@@ -34,7 +34,10 @@ export async function startKapiProcess(args: readonly string[] = []): Promise<Ka
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'kapi-bench-'));
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [join(ROOT, 'bin/kapi.js'), `--secure-port=${port}`, `--data-dir=${dataDir}`, ...args], {
+  // KAPI_BENCH_ARGS (space-separated) adds flags to every kapi the bench starts, for
+  // A/B runs such as KAPI_BENCH_ARGS=--watch-cache=false.
+  const extra = process.env.KAPI_BENCH_ARGS?.split(' ').filter((a) => a !== '') ?? [];
+  const child = spawn(process.execPath, [join(ROOT, 'bin/kapi.js'), `--secure-port=${port}`, `--data-dir=${dataDir}`, ...args, ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

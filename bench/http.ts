@@ -29,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bestOf, paired, ratioRow, throughput, type Bench, type BenchRow, type RunOptions } from './lib.js';
 import { freePort, residentMb, startKapiProcess, type KapiProcess } from './support/kapi-process.js';
+import { benchDeployment as deployment } from './support/deployment-body.js';
 import { createObjectStore } from '../src/storage/object-store.js';
 import { openSqliteKv } from '../src/storage/sqlite/index.js';
 import { openEtcdKv } from '../src/storage/etcd/index.js';
@@ -128,47 +129,6 @@ function updateRate1(opts: { port: number; creds: TlsCredentials; verb: 'PUT' | 
 }
 
 const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
-
-/** One container of the Deployment row: ports, env, resources, the three probes, a mount. */
-function benchContainer(name: string, image: string, port: number): object {
-  const httpProbe = { httpGet: { path: '/healthz', port }, initialDelaySeconds: 5, periodSeconds: 10 };
-  return {
-    name,
-    image,
-    args: ['--port', String(port), '--log-level=info'],
-    ports: [{ name: 'http', containerPort: port }],
-    env: [
-      { name: 'MODE', value: 'production' },
-      { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-    ],
-    resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '512Mi' } },
-    livenessProbe: httpProbe,
-    readinessProbe: { ...httpProbe, periodSeconds: 5 },
-    startupProbe: { tcpSocket: { port }, failureThreshold: 30 },
-    volumeMounts: [{ name: 'config', mountPath: '/etc/app' }],
-  };
-}
-
-/** What a Helm chart sends for a typical three-container workload (about 2 KiB of JSON, like the ConfigMap). */
-function deployment(name: string): object {
-  const labels = { 'app.kubernetes.io/name': 'shop', 'app.kubernetes.io/instance': name };
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: 'default', labels },
-    spec: {
-      replicas: 3,
-      selector: { matchLabels: labels },
-      template: {
-        metadata: { labels, annotations: { 'prometheus.io/scrape': 'true' } },
-        spec: {
-          containers: [benchContainer('web', 'registry.example.com/shop/web:1.4.2', 8080), benchContainer('api', 'registry.example.com/shop/api:1.4.2', 9090), benchContainer('proxy', 'envoyproxy/envoy:v1.30.1', 9901)],
-          volumes: [{ name: 'config', configMap: { name: 'shop-config' } }],
-        },
-      },
-    },
-  };
-}
 
 /** POSTs of ConfigMaps or Deployments through kapi, 16 in flight; answers other than 201 are counted. */
 function createRate1(opts: { port: number; creds: TlsCredentials; kind: 'ConfigMap' | 'Deployment'; total: number }): Promise<LoadResult> {

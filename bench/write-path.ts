@@ -21,6 +21,7 @@ import type { KubeObject } from '../src/schema/object.js';
 import { openMemoryKv } from '../src/storage/memory/memory-kv.js';
 import { createObjectStore } from '../src/storage/object-store.js';
 import { formatTable, paired, ratioRow, type Bench, type BenchRow } from './lib.js';
+import { benchDeployment } from './support/deployment-body.js';
 
 const AREA = 'write path (in-process)';
 const ADMIN = { username: 'bench', groups: ['system:masters', 'system:authenticated'] };
@@ -30,49 +31,9 @@ function configMap(name: string): KubeObject {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { payload: 'x'.repeat(2000) } };
 }
 
-/** The http bench's container: ports, env, resources, the three probes, a mount. */
-function container(name: string, image: string, port: number): object {
-  const httpProbe = { httpGet: { path: '/healthz', port }, initialDelaySeconds: 5, periodSeconds: 10 };
-  return {
-    name,
-    image,
-    args: ['--port', String(port), '--log-level=info'],
-    ports: [{ name: 'http', containerPort: port }],
-    env: [
-      { name: 'MODE', value: 'production' },
-      { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-    ],
-    resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '512Mi' } },
-    livenessProbe: httpProbe,
-    readinessProbe: { ...httpProbe, periodSeconds: 5 },
-    startupProbe: { tcpSocket: { port }, failureThreshold: 30 },
-    volumeMounts: [{ name: 'config', mountPath: '/etc/app' }],
-  };
-}
-
-/** The http bench's Deployment (bench/http.ts): three containers, a Helm chart's usual shape. */
+/** The http bench's Deployment (bench/support/deployment-body.ts). */
 function deployment(name: string): KubeObject {
-  const labels = { 'app.kubernetes.io/name': 'shop', 'app.kubernetes.io/instance': name };
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: 'default', labels },
-    spec: {
-      replicas: 3,
-      selector: { matchLabels: labels },
-      template: {
-        metadata: { labels, annotations: { 'prometheus.io/scrape': 'true' } },
-        spec: {
-          containers: [
-            container('web', 'registry.example.com/shop/web:1.4.2', 8080),
-            container('api', 'registry.example.com/shop/api:1.4.2', 9090),
-            container('proxy', 'envoyproxy/envoy:v1.30.1', 9901),
-          ],
-          volumes: [{ name: 'config', configMap: { name: 'shop-config' } }],
-        },
-      },
-    },
-  };
+  return benchDeployment(name) as KubeObject;
 }
 
 type Kind = 'ConfigMap' | 'Deployment';

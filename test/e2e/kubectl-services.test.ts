@@ -43,7 +43,9 @@ for (const binary of binaries) {
     // Each kubectl gets its own addresses and ports in the shared range.
     const n = binaries.indexOf(binary);
     const fixedIP = `10.44.0.${5 + n}`;
-    const fixedPort = 31100 + n;
+    // In the lower band (31000-31030 of this range), which random allocation leaves to
+    // services that name their port (kube's KEP-3070): a random port cannot take it first.
+    const fixedPort = 31010 + n;
     beforeAll(() => {
       k = kubectl(binary, server.kubeconfig);
       ok(k, ['create', 'ns', ns]);

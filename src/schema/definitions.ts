@@ -69,6 +69,32 @@ export function refName(ref: string): string {
   return ref;
 }
 
+/** A schema with what `$ref` led to it: the definition's name, when it came through one. */
+export interface ResolvedSchema {
+  readonly schema: OpenApiSchema;
+  readonly name: string | undefined;
+}
+
+/**
+ * Follows `$ref` and the single-element `allOf: [{$ref}]` wrapper OpenAPI v3 uses,
+ * at most 8 hops; undefined for a dangling reference or a longer chain.
+ */
+export function followRefs(definitions: Definitions, schema: OpenApiSchema): ResolvedSchema | undefined {
+  let s: OpenApiSchema | undefined = schema;
+  let name: string | undefined;
+  for (let hops = 0; s !== undefined && hops < 8; hops++) {
+    if (s.$ref !== undefined) {
+      name = refName(s.$ref);
+      s = definitionOf(definitions, name);
+    } else if (s.properties === undefined && s.allOf?.length === 1) {
+      s = s.allOf[0];
+    } else {
+      return { schema: s, name };
+    }
+  }
+  return undefined;
+}
+
 export function definitionRef(name: string): string {
   return `${V2_PREFIX}${name}`;
 }

@@ -13,7 +13,7 @@
 // The schema is compiled once per table and definition into a plan (references
 // resolved, properties in Maps, Go type names made only for an error), so a request
 // pays for the values it carries, not for reading the schema again.
-import { refName, type Definitions, type OpenApiSchema } from './definitions.js';
+import { followRefs, type Definitions, type OpenApiSchema, type ResolvedSchema } from './definitions.js';
 import { renderFieldPath, setOwnField } from './field-path.js';
 import { goJsonType } from './object.js';
 import { checkBase64, checkIntOrString, INT32, INT64, SchemaTypeError, SELF_DECODING } from './typed-values.js';
@@ -70,27 +70,10 @@ interface Walk {
   struct: string;
 }
 
-interface Resolved {
-  readonly schema: OpenApiSchema;
-  /** The definition the schema came from, when it came through a `$ref`. */
-  readonly name: string | undefined;
-}
+type Resolved = ResolvedSchema;
 
-/** Follows `$ref` and the single-element `allOf: [{$ref}]` wrapper OpenAPI v3 uses. */
 function resolve(c: Compiler, schema: OpenApiSchema): Resolved | undefined {
-  let s: OpenApiSchema | undefined = schema;
-  let name: string | undefined;
-  for (let hops = 0; s !== undefined && hops < 8; hops++) {
-    if (s.$ref !== undefined) {
-      name = refName(s.$ref);
-      s = Object.hasOwn(c.definitions, name) ? c.definitions[name] : undefined;
-    } else if (s.properties === undefined && s.allOf?.length === 1) {
-      s = s.allOf[0];
-    } else {
-      return { schema: s, name };
-    }
-  }
-  return undefined;
+  return followRefs(c.definitions, schema);
 }
 
 /** Go's name for a definition: `io.k8s.api.core.v1.PodSpec` -> `v1.PodSpec`. */

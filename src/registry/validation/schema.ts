@@ -23,7 +23,7 @@
 // The schema is compiled once per (table, root definition) and cached; a request
 // only walks the parts of its object that have something to check.
 import type { Definitions, OpenApiSchema, ResourceSchema } from '../../schema/definitions.js';
-import { builtinDefinitions, refName } from '../../schema/definitions.js';
+import { builtinDefinitions, followRefs, type ResolvedSchema } from '../../schema/definitions.js';
 import { duplicate, notSupported, required, type FieldError, type FieldPath, path } from '../../errors/field-errors.js';
 import type { PathElement } from '../../schema/field-path.js';
 
@@ -91,20 +91,8 @@ interface Compiler {
   readonly named: Map<string, ObjectNode | null>;
 }
 
-function resolve(c: Compiler, schema: OpenApiSchema): { schema: OpenApiSchema; name: string | undefined } | undefined {
-  let s: OpenApiSchema | undefined = schema;
-  let name: string | undefined;
-  for (let hops = 0; s !== undefined && hops < 8; hops++) {
-    if (s.$ref !== undefined) {
-      name = refName(s.$ref);
-      s = Object.hasOwn(c.definitions, name) ? c.definitions[name] : undefined;
-    } else if (s.properties === undefined && s.allOf?.length === 1) {
-      s = s.allOf[0];
-    } else {
-      return { schema: s, name };
-    }
-  }
-  return undefined;
+function resolve(c: Compiler, schema: OpenApiSchema): ResolvedSchema | undefined {
+  return followRefs(c.definitions, schema);
 }
 
 function isScalarType(s: OpenApiSchema): boolean {

@@ -60,7 +60,7 @@ export function watchObjects(
           fail(isStorageError(err) ? err : new StorageError('InvalidObject', String(err), { key: e.key, cause: err }));
           return;
         }
-        if (event !== undefined) opts.onEvent({ ...event, key: e.key });
+        if (event !== undefined) opts.onEvent(event);
       }
     },
     onError: (err) => {
@@ -97,12 +97,12 @@ function toWatchEvent(
   const matches = (obj: KubeObject): boolean => predicate === undefined || predicate(obj);
   // For a delete the KV gives the last value, so the object is the last state.
   const obj = decode('object', e.value);
-  if (e.type === 'create') return matches(obj) ? { type: 'ADDED', object: obj } : undefined;
-  if (e.type === 'delete') return matches(obj) ? { type: 'DELETED', object: obj } : undefined;
-  if (predicate === undefined) return { type: 'MODIFIED', object: obj };
+  if (e.type === 'create') return matches(obj) ? { type: 'ADDED', object: obj, key: e.key } : undefined;
+  if (e.type === 'delete') return matches(obj) ? { type: 'DELETED', object: obj, key: e.key } : undefined;
+  if (predicate === undefined) return { type: 'MODIFIED', object: obj, key: e.key };
   const old = e.previous === undefined ? undefined : decode('previous', e.previous);
   const was = old !== undefined && matches(old);
   const is = matches(obj);
-  if (is) return { type: was ? 'MODIFIED' : 'ADDED', object: obj };
-  return was ? { type: 'DELETED', object: old } : undefined;
+  if (is) return { type: was ? 'MODIFIED' : 'ADDED', object: obj, key: e.key };
+  return was ? { type: 'DELETED', object: old, key: e.key } : undefined;
 }

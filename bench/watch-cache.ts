@@ -92,7 +92,7 @@ export const bench: Bench = {
     const rounds = opts.quick ? 5 : 8;
     const dir = mkdtempSync(join(tmpdir(), 'kapi-bench-watch-cache-'));
     const kv = openSqliteKv({ path: join(dir, 'cache.db'), synchronous: 'NORMAL' });
-    const cacher = createCacher({ backend: createObjectStore({ kv }), kv });
+    const cacher = createCacher({ backend: createObjectStore({ kv }) });
     const app = fastify();
     try {
       await throughput({ total: count, concurrency: 64, op: (i) => cacher.create(`${PREFIX}${configMap(i).metadata.name}`, configMap(i)) });

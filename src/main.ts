@@ -95,7 +95,6 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   const storage = options.watchCache.enabled
     ? createCacher({
         backend: createObjectStore({ kv }),
-        kv,
         historyWindowMs: options.watchCache.historyWindowMs,
         maxHistoryEvents: options.watchCache.maxEvents,
         // etcd 3.4 before 3.4.31 (Debian's 3.4.23) can report progress ahead of its

@@ -21,7 +21,6 @@ async function setup(opts: { now?: () => number; snapshotTtlMs?: number; freshne
   const backend = testBackend();
   const cacher = createCacher({
     backend: backend.storage,
-    kv: backend.kv,
     freshnessTimeoutMs: opts.freshnessTimeoutMs ?? 200,
     ...(opts.now ? { clock: opts.now } : {}),
     ...(opts.snapshotTtlMs === undefined ? {} : { snapshotTtlMs: opts.snapshotTtlMs }),
@@ -124,7 +123,7 @@ describe('watch cache reads', () => {
   test('a consistent read the cache cannot confirm in time reads the backend, and the next ones skip the wait for a while', async () => {
     let now = 0;
     const backend = testBackend();
-    const cacher = createCacher({ backend: backend.storage, kv: backend.kv, clock: () => now, consistentReadTimeoutMs: 50 });
+    const cacher = createCacher({ backend: backend.storage, clock: () => now, consistentReadTimeoutMs: 50 });
     open.push(cacher);
     await cacher.whenReady(PREFIX);
     await cacher.create(key('a'), cm('a'));

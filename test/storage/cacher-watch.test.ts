@@ -20,9 +20,9 @@ afterEach(async () => {
   open = [];
 });
 
-async function setup(opts: Partial<Omit<CacherOptions, 'backend' | 'kv'>> = {}): Promise<{ backend: TestBackend; cacher: CachingStorage }> {
+async function setup(opts: Partial<Omit<CacherOptions, 'backend'>> = {}): Promise<{ backend: TestBackend; cacher: CachingStorage }> {
   const backend = testBackend();
-  const cacher = createCacher({ backend: backend.storage, kv: backend.kv, retryMinMs: 20, freshnessTimeoutMs: 200, ...opts });
+  const cacher = createCacher({ backend: backend.storage, retryMinMs: 20, freshnessTimeoutMs: 200, ...opts });
   open.push(cacher);
   await cacher.whenReady(PREFIX);
   return { backend, cacher };
@@ -143,7 +143,7 @@ describe('watch cache watches', () => {
 
   test('a watch asked for before the cache is ready starts once it is', async () => {
     const backend = testBackend();
-    const cacher = createCacher({ backend: backend.storage, kv: backend.kv });
+    const cacher = createCacher({ backend: backend.storage });
     open.push(cacher);
     const start = await backend.storage.currentResourceVersion();
     const w = recordWatch(cacher, PREFIX, { resourceVersion: start });

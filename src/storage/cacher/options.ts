@@ -1,17 +1,10 @@
 // The watch cache's knobs, with kube-apiserver's defaults where it has one, and
 // the resolver that decides which resource a key belongs to (one cache each).
-import type { KV } from '../kv.js';
 import type { Storage } from '../storage.js';
 
 export interface CacherOptions {
   /** The Storage every write, and every read the cache cannot answer, goes to. */
   readonly backend: Storage;
-  /**
-   * Where the keys of listed objects come from while the backend's list does not
-   * report them (storage.ts `keys`): the backend's KV, read at the list's revision.
-   * Without either a resource is not cached (every read goes to the backend).
-   */
-  readonly kv?: KV;
   /**
    * The resource prefix (ending in "/") a key or prefix belongs to, or undefined
    * when it names no single resource (it then goes to the backend uncached).
@@ -55,7 +48,6 @@ export interface CacherOptions {
 
 export interface CacherConfig {
   readonly backend: Storage;
-  readonly kv: KV | undefined;
   readonly resourcePrefix: (key: string) => string | undefined;
   readonly historyWindowMs: number;
   readonly maxHistoryEvents: number;
@@ -77,7 +69,6 @@ export const DEFAULT_MAX_HISTORY_EVENTS = 100_000;
 export function configOf(opts: CacherOptions): CacherConfig {
   return {
     backend: opts.backend,
-    kv: opts.kv,
     resourcePrefix: opts.resourcePrefix ?? defaultResourcePrefix,
     historyWindowMs: opts.historyWindowMs ?? DEFAULT_HISTORY_WINDOW_MS,
     maxHistoryEvents: opts.maxHistoryEvents ?? DEFAULT_MAX_HISTORY_EVENTS,

@@ -12,9 +12,9 @@ export const SUITE_PREFIX = '/registry/conformance/';
 
 export async function cacherUnderTest(
   kv: KV,
-  opts: Partial<Omit<CacherOptions, 'backend' | 'kv'>> = {},
+  opts: Partial<Omit<CacherOptions, 'backend'>> = {},
 ): Promise<StorageUnderTest & { readonly storage: CachingStorage }> {
-  const cacher = createCacher({ backend: createObjectStore({ kv }), kv, freshnessTimeoutMs: 300, ...opts });
+  const cacher = createCacher({ backend: createObjectStore({ kv }), freshnessTimeoutMs: 300, ...opts });
   await cacher.whenReady(SUITE_PREFIX);
   return {
     storage: cacher,

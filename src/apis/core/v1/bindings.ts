@@ -119,7 +119,7 @@ function checkBinding(binding: KubeObject, pod: { name: string; namespace: strin
 }
 
 /** pods/<name>/binding: POST a Binding for the stored pod `parent` (404 already answered when absent). */
-function bindingSubresource(pods: PodStoreRef): SubresourceDefinition & { readonly paths: readonly string[] } {
+function bindingSubresource(pods: PodStoreRef): SubresourceDefinition {
   return {
     verbs: ['create'],
     responseKind: BINDING,

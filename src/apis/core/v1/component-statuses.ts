@@ -70,7 +70,7 @@ export function componentStatusReader(opts: ComponentStatusesOptions): {
 }
 
 export function componentStatuses(opts: ComponentStatusesOptions): ResourceDefinition {
-  const definition = defineResource({
+  return defineResource({
     group: '',
     version: 'v1',
     kind: 'ComponentStatus',
@@ -79,9 +79,7 @@ export function componentStatuses(opts: ComponentStatusesOptions): ResourceDefin
     shortNames: ['cs'],
     verbs: ['get', 'list'],
     table: componentStatusTable,
+    virtualRead: componentStatusReader(opts),
+    deprecationWarning: COMPONENT_STATUS_DEPRECATION,
   });
-  // Spread apart from defineResource's argument so this compiles before and after the
-  // registry declares virtualRead and deprecationWarning on ResourceDefinition.
-  const computed = { ...definition, virtualRead: componentStatusReader(opts), deprecationWarning: COMPONENT_STATUS_DEPRECATION };
-  return computed;
 }

@@ -169,7 +169,10 @@ export function openEtcdKv(opts: EtcdKvOptions): KV {
     if (watchOpts.afterRevision !== undefined) return startWatch(watchDeps, prefix, watchOpts);
     if (observed > 0) return startWatch(watchDeps, prefix, { ...watchOpts, afterRevision: observed });
     const now = currentRevision();
-    const gate = now.catch(() => undefined);
+    // Writes wait for every start read still in flight, not only the newest: the
+    // reads of watches opened together may come back in any order.
+    const mine = now.catch(() => undefined);
+    const gate = writeGate === undefined ? mine : Promise.all([writeGate, mine]);
     writeGate = gate;
     void gate.then(() => {
       if (writeGate === gate) writeGate = undefined;

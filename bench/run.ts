@@ -17,6 +17,9 @@ const modules: Array<() => Promise<{ bench: Bench }>> = [
   () => import('./decode.js'),
   () => import('./watch-cache.js'),
   () => import('./write-path.js'),
+  () => import('./watch-fanout-scale.js'),
+  () => import('./watch-cache-memory.js'),
+  () => import('./watch-cache-chunked-list.js'),
 ];
 
 export async function main(args: readonly string[]): Promise<void> {

@@ -28,6 +28,7 @@ import { trackInFlight, type InFlight } from './server/in-flight.js';
 import { dieWith, installFatalHandlers, type FatalOptions } from './server/fatal.js';
 import { lastResortMs, runShutdown, shutdownBounds } from './server/shutdown.js';
 import { startControllers } from './server/controllers.js';
+import { startLeaderElection } from './server/leader-election.js';
 import { ensureClusterInfo } from './server/cluster-info.js';
 import { registerDiscoveryRoutes } from './endpoints/discovery/routes.js';
 import { installResources } from './endpoints/installer.js';
@@ -115,6 +116,8 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   const namespaceCache = createNamespaceCache({
     storage,
     prefix: collectionPrefix(namespacesDefinition, {}),
+    // With the watch cache, admission's lookups are its "Any" reads; without, a map of its own.
+    watchCache: options.watchCache.enabled,
     onError: (err) => logger.warn({ err }, 'namespace cache: watch ended, re-listing'),
   });
   // Services take cluster IPs and node ports from the configured ranges.
@@ -268,13 +271,19 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
           onReloaded: () => logger.info('reloaded authentication config'),
           onError: (message) => logger.error({ reason: message }, 'authentication config not reloaded'),
         });
-  const controllers = startControllers({
-    registry,
-    logger,
-    rootCaPem: certs.servingCa,
-    controllers: options.controllers,
-    legacyTokenSigner: (claims) => tokenKeys.issueLegacy(claims),
-  });
+  const runControllers = () =>
+    startControllers({
+      registry,
+      logger,
+      rootCaPem: certs.servingCa,
+      controllers: options.controllers,
+      legacyTokenSigner: (claims) => tokenKeys.issueLegacy(claims),
+    });
+  // Replicas on one etcd run the controllers in one of them at a time (kube-controller-manager's --leader-elect).
+  const controllers =
+    options.leaderElect && options.storageBackend === 'etcd3'
+      ? startLeaderElection({ registry, logger, lead: runControllers })
+      : runControllers();
   bootstrapped = true;
   logger.info({ url, kubeconfig: certs.kubeconfigPath }, 'kapi ready');
   // The OpenAPI documents (about 0.1 s for every built-in kind) are built right after

@@ -21,7 +21,8 @@ const GO_ESCAPES: Readonly<Record<string, string>> = {
 const NEEDS_ESCAPE = /[<>&\u2028\u2029]/;
 const ESCAPE_ALL = /[<>&\u2028\u2029]/g;
 
-function goEscape(text: string): string {
+/** Go's encoding/json escaping of already-written JSON text (local to each character, so pieces escape alike). */
+export function goEscape(text: string): string {
   // The test is cheap and almost always false; replace only when needed.
   return NEEDS_ESCAPE.test(text) ? text.replace(ESCAPE_ALL, (c) => GO_ESCAPES[c]!) : text;
 }

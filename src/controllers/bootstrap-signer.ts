@@ -7,13 +7,13 @@
 // usage are removed; every other key is left as it is; the write is a PUT with the
 // resourceVersion read, so a concurrent writer makes it a Conflict, retried.
 // Without a `kubeconfig` value (or without the ConfigMap) nothing is touched, as in
-// kube. Kube leaves an expired token's signature until the next resync; here the
-// earliest expiration among the signed tokens is a timed re-check (recheck.ts).
+// kube. Kube leaves an expired token's signature until the next resync; here sync
+// answers the earliest expiration among the signed tokens as `recheckAt`, a delayed
+// requeue of the runner (kube's AddAfter).
 import type { KubeObject } from '../schema/object.js';
 import { JWS_KEY_PREFIX, KUBECONFIG_KEY, detachedSignature, signingToken, type SigningToken } from './bootstrap-tokens.js';
-import type { Rechecks } from './recheck.js';
 
-/** What the controller needs from the registry; each method is one API call. */
+/** What the controller needs from the registry; each method is one API call. Reads are lister reads (the watch cache). */
 export interface BootstrapSignerClient {
   /** kube-public/cluster-info; undefined when absent. */
   getClusterInfo(): Promise<KubeObject | undefined>;
@@ -25,18 +25,23 @@ export interface BootstrapSignerClient {
 
 export type BootstrapSignerResult = 'NoConfigMap' | 'NoKubeconfig' | 'Unchanged' | 'Updated' | 'Conflict';
 
+export interface BootstrapSignerSync {
+  readonly result: BootstrapSignerResult;
+  /** Sync again then: the first signed token's expiration, whose signature must go. */
+  readonly recheckAt?: Date;
+}
+
 export interface BootstrapSigner {
-  sync(): Promise<BootstrapSignerResult>;
+  sync(): Promise<BootstrapSignerSync>;
 }
 
 export interface BootstrapSignerOptions {
   readonly client: BootstrapSignerClient;
   readonly now: () => Date;
-  /** Asked to run sync() again (key RECHECK_KEY) when the first signed token expires. */
-  readonly rechecks: Pick<Rechecks, 'at' | 'cancel'>;
 }
 
-export const RECHECK_KEY = 'cluster-info';
+/** The one queue key of the controller (kube's single-item queue). */
+export const SIGNER_KEY = 'cluster-info';
 
 /** A ConfigMap's string data as own entries (a key named __proto__ is data like any other). */
 function stringData(cm: KubeObject): [string, string][] {
@@ -62,32 +67,31 @@ function earliestExpiry(tokens: readonly SigningToken[]): Date | undefined {
 }
 
 export function createBootstrapSigner(opts: BootstrapSignerOptions): BootstrapSigner {
-  const { client, rechecks } = opts;
+  const { client } = opts;
   return {
     async sync() {
       const cm = await client.getClusterInfo();
-      if (cm === undefined) return 'NoConfigMap';
+      if (cm === undefined) return { result: 'NoConfigMap' };
       const entries = stringData(cm);
       const content = entries.find(([k]) => k === KUBECONFIG_KEY)?.[1];
-      if (content === undefined) return 'NoKubeconfig';
+      if (content === undefined) return { result: 'NoKubeconfig' };
 
       const now = opts.now();
       const tokens = signingTokens(await client.listTokenSecrets(), now);
       const expiry = earliestExpiry(tokens);
-      if (expiry === undefined) rechecks.cancel(RECHECK_KEY);
-      else rechecks.at(RECHECK_KEY, expiry);
+      const answer = (result: BootstrapSignerResult): BootstrapSignerSync => (expiry === undefined ? { result } : { result, recheckAt: expiry });
 
       const want = new Map<string, string>();
       for (const t of tokens) want.set(`${JWS_KEY_PREFIX}${t.id}`, await detachedSignature(content, t.id, t.secret));
       const have = new Map(entries.filter(([k]) => k.startsWith(JWS_KEY_PREFIX)));
       const same = have.size === want.size && [...want].every(([k, v]) => have.get(k) === v);
-      if (same) return 'Unchanged';
+      if (same) return answer('Unchanged');
 
       // Every key that is not a signature stays, values and all (non-string ones too).
       const data = Object.entries((cm.data ?? {}) as Record<string, unknown>).filter(([k]) => !k.startsWith(JWS_KEY_PREFIX));
       // fromEntries defines own properties: a `__proto__` key stays a key.
       const next: KubeObject = { ...structuredClone(cm), data: Object.fromEntries([...data, ...want]) };
-      return (await client.updateClusterInfo(next)) === 'updated' ? 'Updated' : 'Conflict';
+      return answer((await client.updateClusterInfo(next)) === 'updated' ? 'Updated' : 'Conflict');
     },
   };
 }

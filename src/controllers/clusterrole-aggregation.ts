@@ -16,6 +16,7 @@
 import { isStatusError } from '../errors/status-error.js';
 import type { ResourceDefinition } from '../registry/define-resource.js';
 import type { Registry } from '../registry/registry.js';
+import { cachedList } from './lister.js';
 import type { KubeObject } from '../schema/object.js';
 import { LabelSelectorError, labelSelectorRequirements, matchesLabels, type LabelRequirement, type LabelSelector } from '../schema/label-selector.js';
 import { ruleJson, ruleView } from '../apis/rbac/reconcile.js';
@@ -170,7 +171,8 @@ export const AGGREGATION_FIELD_MANAGER = 'clusterrole-aggregation-controller';
 export function registryClusterRoleClient(registry: Registry, clusterRoles: ResourceDefinition): ClusterRoleAggregationClient {
   const store = registry.store(clusterRoles);
   return {
-    list: async () => (await store.list({})).items,
+    // A lister read (the watch cache): a stale role is a Conflict on update, and its newer state an event that syncs again.
+    list: () => cachedList(store),
     updateRules: async (role, rules) => {
       try {
         await store.update({ ...role, rules }, { name: role.metadata.name ?? '', fieldManager: AGGREGATION_FIELD_MANAGER });

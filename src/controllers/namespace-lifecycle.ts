@@ -3,9 +3,11 @@
 // while spec.finalizers holds 'kubernetes'; this controller deletes the contents
 // through the same client any caller uses, then removes that finalizer via
 // /finalize, which removes the namespace once no finalizer is left (as kube's
-// namespace deleter does). server/controllers.ts calls sync(name) for each
-// namespace watch event (the watch starts with one per existing namespace) and
-// retries ContentRemaining with a capped backoff. What a namespace can contain is
+// namespace deleter does). server/controllers.ts calls sync(name) for every
+// namespace at start and on each namespace watch event, and retries
+// ContentRemaining with a capped backoff. Its reads are consistent ones, not the
+// watch cache's: kube's deleter reads live too, since a stale empty list would
+// finalize a namespace that still holds objects. What a namespace can contain is
 // read from the catalog at every sync, so kinds added at run time are emptied too.
 import type { Catalog } from '../registry/catalog.js';
 import type { ResourceDefinition } from '../registry/define-resource.js';

@@ -9,18 +9,26 @@
 // an account is deleted so are its token Secrets. A token Secret that goes is
 // dropped from its account's `secrets` list. server/controllers.ts runs `sync`
 // for the keys its watches make with secretKey and serviceAccountKey.
+// Reads come from the watch cache (lister.ts), as kube's controller reads its
+// informers: the account cache may not have an account created a moment before
+// its Secret, so a miss that would delete a token Secret is checked live first
+// (kube's fetchOnCacheMiss).
 import { SERVICE_ACCOUNT_NAME_ANNOTATION, SERVICE_ACCOUNT_TOKEN_TYPE, SERVICE_ACCOUNT_UID_ANNOTATION } from '../apis/core/v1/secrets.js';
 import { isStatusError } from '../errors/status-error.js';
 import type { ResourceDefinition } from '../registry/define-resource.js';
 import type { Registry } from '../registry/registry.js';
 import type { KubeObject } from '../schema/object.js';
+import { cachedGet, cachedList } from './lister.js';
 
 /** Signs a legacy token (the service-account signing key's issueLegacy). */
 export type LegacyTokenSigner = (claims: { namespace: string; serviceAccountName: string; serviceAccountUid: string; secretName: string }) => Promise<string>;
 
 /** What the controller needs from the API; each method is one call. */
 export interface TokensControllerClient {
+  /** From the watch cache (a lister read), as getSecret and listSecrets. */
   getServiceAccount(namespace: string, name: string): Promise<KubeObject | undefined>;
+  /** A consistent read, for a miss that would otherwise delete. */
+  getServiceAccountLive(namespace: string, name: string): Promise<KubeObject | undefined>;
   getSecret(namespace: string, name: string): Promise<KubeObject | undefined>;
   listSecrets(namespace: string): Promise<readonly KubeObject[]>;
   /** PUT with the resourceVersion read; a lost race or a Secret gone is no error (its event syncs again). */
@@ -98,10 +106,14 @@ export function createTokensController(opts: { client: TokensControllerClient; s
   const { client } = opts;
   const rootCa = opts.rootCaPem ?? '';
 
-  const account = async (namespace: string, name: string, uid: string): Promise<KubeObject | undefined> => {
+  /** The account of that name (and uid, when given); `live`: a cache miss is read again live. */
+  const account = async (namespace: string, name: string, uid: string, live = false): Promise<KubeObject | undefined> => {
     if (!validAccountName(name)) return undefined;
-    const sa = await client.getServiceAccount(namespace, name);
-    return sa !== undefined && (uid === '' || sa.metadata.uid === uid) ? sa : undefined;
+    const matches = (sa: KubeObject | undefined): sa is KubeObject => sa !== undefined && (uid === '' || sa.metadata.uid === uid);
+    const cached = await client.getServiceAccount(namespace, name);
+    if (matches(cached) || !live) return matches(cached) ? cached : undefined;
+    const fresh = await client.getServiceAccountLive(namespace, name);
+    return matches(fresh) ? fresh : undefined;
   };
 
   /** A token Secret that went: its account no longer lists it. */
@@ -122,7 +134,7 @@ export function createTokensController(opts: { client: TokensControllerClient; s
     }
     if (!isTokenSecret(secret)) return;
     const saName = annotation(secret, SERVICE_ACCOUNT_NAME_ANNOTATION);
-    const sa = await account(key.namespace, saName, annotation(secret, SERVICE_ACCOUNT_UID_ANNOTATION));
+    const sa = await account(key.namespace, saName, annotation(secret, SERVICE_ACCOUNT_UID_ANNOTATION), true);
     if (sa === undefined) {
       await client.deleteSecret(key.namespace, key.name, secret.metadata.uid ?? '');
       return;
@@ -182,9 +194,10 @@ export function registryTokensClient(registry: Registry, kinds: { serviceAccount
     }
   };
   return {
-    getServiceAccount: (namespace, name) => unlessNotFound(sas.get({ namespace, name })),
-    getSecret: (namespace, name) => unlessNotFound(secrets.get({ namespace, name })),
-    listSecrets: async (namespace) => (await secrets.list({ namespace })).items,
+    getServiceAccount: (namespace, name) => cachedGet(sas, { namespace, name }),
+    getServiceAccountLive: (namespace, name) => unlessNotFound(sas.get({ namespace, name })),
+    getSecret: (namespace, name) => cachedGet(secrets, { namespace, name }),
+    listSecrets: (namespace) => cachedList(secrets, { namespace }),
     updateSecret: async (secret) => {
       try {
         await secrets.update(secret, { namespace: secret.metadata.namespace ?? '', name: secret.metadata.name ?? '' });
@@ -205,6 +218,7 @@ export function registryTokensClient(registry: Registry, kinds: { serviceAccount
       try {
         await sas.update(sa, { namespace: sa.metadata.namespace ?? '', name: sa.metadata.name ?? '' });
       } catch (err) {
+        // Conflict (a stale read, or a concurrent writer) is thrown: the runner retries from a fresh read.
         if (!isAny(err, 'NotFound')) throw err;
       }
     },

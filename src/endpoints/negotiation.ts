@@ -258,18 +258,23 @@ export function outputTargetFor(
   return negotiateOutputTarget({ accept: header(request, 'accept'), ...(codecs === undefined ? {} : { codecs }), type });
 }
 
+/** The codec (with ?pretty) and form this request's Accept picks for answering `obj`; throws 406 when nothing fits. */
+export function answerTargetFor(request: FastifyRequest, obj: { apiVersion?: string; kind?: string }, codecs?: CodecRegistry): NegotiatedOutput {
+  return negotiateOutputTarget({
+    accept: header(request, 'accept'),
+    pretty: isPretty(request.query),
+    ...(codecs === undefined ? {} : { codecs }),
+    type: { apiVersion: obj.apiVersion ?? '', kind: obj.kind ?? '' },
+  });
+}
+
 /**
  * Encodes an object for this request's Accept; throws 406 when nothing fits. A
  * Table answers with the Accept entry's parameters in its Content-Type, as
  * kube-apiserver does (application/json;as=Table;v=v1;g=meta.k8s.io).
  */
 export function encodeFor(request: FastifyRequest, obj: { apiVersion?: string; kind?: string }, codecs?: CodecRegistry): EncodedBody {
-  const { codec, table, partial } = negotiateOutputTarget({
-    accept: header(request, 'accept'),
-    pretty: isPretty(request.query),
-    ...(codecs === undefined ? {} : { codecs }),
-    type: { apiVersion: obj.apiVersion ?? '', kind: obj.kind ?? '' },
-  });
+  const { codec, table, partial } = answerTargetFor(request, obj, codecs);
   const isTable = table !== undefined && obj.kind === 'Table' && obj.apiVersion === `meta.k8s.io/${table}`;
   const contentType = isTable ? `${codec.mediaType};as=Table;v=${table};g=meta.k8s.io` : codec.mediaType;
   // Writes and deletes answer their object in the metadata-only form too (get and list transform earlier).

@@ -274,6 +274,7 @@ export function timeout(message: string, causes?: readonly StatusCause[], retryA
     reason: 'Timeout',
     message: `Timeout: ${message}`,
     ...(Object.keys(details).length === 0 ? {} : { details }),
+    ...(retryAfterSeconds === undefined ? {} : { headers: { 'Retry-After': String(retryAfterSeconds) } }),
   });
 }
 

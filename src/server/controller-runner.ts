@@ -1,10 +1,21 @@
 // The loop every in-process controller runs (kube's informer + workqueue, in
-// small): watches that open with one ADDED per existing object (the
-// sync-everything-at-start) feed a de-duplicating queue of keys; one worker syncs
-// a key at a time; a key queued while it syncs runs again afterwards; a sync that
-// asks for it, or fails, is retried with a capped exponential backoff, and a new
-// event for a key waiting on a retry syncs it at once and resets its backoff. A
-// watch that ends is started again, which resyncs everything it covers.
+// small). Per watched kind, a reflector: one list served by the watch cache
+// (resourceVersion "0", kube's "Any") queues the key of every object, then a watch
+// from that list's resourceVersion queues the key of every change. Because the
+// watch names a version, it replays nothing itself, whether or not a watch opened
+// at ""/"0" would start with the current state. A watch that ends is started
+// again by a fresh list (at once after 410 Expired, kube's relist; else after a
+// backoff); the keys of objects that went while no watch was open are queued too
+// (kube's Replace delivering their deletion).
+//
+// The queue de-duplicates keys; one worker syncs a key at a time; a key queued
+// while it syncs runs again afterwards. A sync answers 'done', 'retry' (or
+// throws: a capped exponential backoff, kube's rate-limited requeue) or
+// { after: ms } (kube's AddAfter: the key syncs again then, for state that changes
+// with the clock rather than with a write). A key has at most one timer, and each
+// sync's answer replaces it; a new event for the key syncs it at once, clears its
+// timer and resets its backoff (the sync it causes decides anew).
+import { isStatusError } from '../errors/status-error.js';
 import type { ResourceDefinition } from '../registry/define-resource.js';
 import type { Registry } from '../registry/registry.js';
 import type { KubeObject } from '../schema/object.js';
@@ -24,6 +35,21 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { initialMs: 200, maxMs: 30_000 };
 
+/**
+ * The longest delay a sync's `after` waits (a day). setTimeout fires at once past
+ * 2^31-1 ms, so a token expiring next year is looked at daily and the sync asks
+ * again.
+ */
+export const MAX_REQUEUE_DELAY_MS = 24 * 60 * 60 * 1000;
+
+/** What a sync answers: finished, try again with the backoff, or look again after `after` ms. */
+export type SyncResult = 'done' | 'retry' | { readonly after: number };
+
+/** `{ after }` until `at` (at once when already past); 'done' when there is no time to wait for. */
+export function requeueAt(at: Date | undefined, now: Date): SyncResult {
+  return at === undefined ? 'done' : { after: Math.max(0, at.getTime() - now.getTime()) };
+}
+
 export interface WatchedKind {
   readonly definition: ResourceDefinition;
   /** Watch only objects of this name (all namespaces); the others cost nothing. */
@@ -39,12 +65,30 @@ export interface KeyedControllerOptions {
   readonly logger: ControllerLogger;
   readonly retry?: RetryPolicy;
   readonly watches: readonly WatchedKind[];
-  /** Brings one key to its wanted state; 'retry' asks for another try later. */
-  readonly sync: (key: string) => Promise<'done' | 'retry'>;
+  /** Brings one key to its wanted state. */
+  readonly sync: (key: string) => Promise<SyncResult>;
 }
 
 export interface RunningController {
   stop(): void;
+}
+
+/** One watched kind's reflector state. */
+interface Reflector {
+  readonly kind: WatchedKind;
+  /** The key of every object seen (by namespace/name) that has one: what a relist compares against. */
+  known: Map<string, string>;
+  /** Restarts in a row that saw no event: the backoff of the next. */
+  failures: number;
+  handle?: StorageWatch;
+  timer?: NodeJS.Timeout;
+}
+
+const objectId = (obj: KubeObject): string => `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
+
+function delayOf(after: number): number {
+  if (Number.isNaN(after)) return 0;
+  return Math.min(MAX_REQUEUE_DELAY_MS, Math.max(0, after));
 }
 
 export function runKeyedController(opts: KeyedControllerOptions): RunningController {
@@ -53,29 +97,40 @@ export function runKeyedController(opts: KeyedControllerOptions): RunningControl
   const queued = new Set<string>();
   const attempts = new Map<string, number>();
   const timers = new Map<string, NodeJS.Timeout>();
-  const watches = new Set<StorageWatch>();
-  const rewatches = new Set<NodeJS.Timeout>();
+  const reflectors = opts.watches.map((kind): Reflector => ({ kind, known: new Map(), failures: 0 }));
   let running = false;
   let stopped = false;
+
+  const clearTimer = (key: string): void => {
+    clearTimeout(timers.get(key));
+    timers.delete(key);
+  };
 
   const enqueue = (key: string, fromEvent: boolean): void => {
     if (stopped) return;
     if (fromEvent) {
       attempts.delete(key);
-      clearTimeout(timers.get(key));
-      timers.delete(key);
+      clearTimer(key);
     }
     queued.add(key);
     void drain();
   };
 
-  const retryLater = (key: string): void => {
+  const later = (key: string, delay: number): void => {
     if (stopped) return;
+    clearTimer(key);
+    const timer = setTimeout(() => (timers.delete(key), enqueue(key, false)), delay);
+    // A waiting key never keeps the process alive on its own.
+    timer.unref();
+    timers.set(key, timer);
+  };
+
+  const backoff = (n: number): number => Math.min(retry.maxMs, retry.initialMs * 2 ** (n - 1));
+
+  const retryLater = (key: string): void => {
     const n = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, n);
-    const delay = Math.min(retry.maxMs, retry.initialMs * 2 ** (n - 1));
-    clearTimeout(timers.get(key));
-    timers.set(key, setTimeout(() => (timers.delete(key), enqueue(key, false)), delay));
+    later(key, backoff(n));
   };
 
   async function drain(): Promise<void> {
@@ -86,8 +141,14 @@ export function runKeyedController(opts: KeyedControllerOptions): RunningControl
         const key = queued.values().next().value as string;
         queued.delete(key);
         try {
-          if ((await opts.sync(key)) === 'retry') retryLater(key);
-          else attempts.delete(key);
+          const result = await opts.sync(key);
+          if (result === 'retry') {
+            retryLater(key);
+            continue;
+          }
+          attempts.delete(key);
+          if (result === 'done') clearTimer(key);
+          else later(key, delayOf(result.after));
         } catch (err) {
           logger.warn({ controller: opts.name, key, err }, 'controller sync failed; retrying');
           retryLater(key);
@@ -98,48 +159,70 @@ export function runKeyedController(opts: KeyedControllerOptions): RunningControl
     }
   }
 
-  async function startWatch(kind: WatchedKind): Promise<void> {
+  const onObject = (r: Reflector, obj: KubeObject, deleted: boolean): void => {
+    const id = objectId(obj);
+    const key = r.kind.keyOf(obj);
+    if (deleted || key === undefined) r.known.delete(id);
+    else r.known.set(id, key);
+    if (key !== undefined) enqueue(key, true);
+  };
+
+  async function reflect(r: Reflector): Promise<void> {
+    const { kind } = r;
+    const store = opts.registry.store(kind.definition);
     try {
-      let handle: StorageWatch | undefined;
-      handle = await opts.registry.store(kind.definition).watch({
-        ...(kind.name === undefined ? {} : { name: kind.name }),
+      const named = kind.name;
+      // "0": whatever state the watch cache holds (the backend's latest without one).
+      const listed = await store.list({ resourceVersion: '0', ...(named === undefined ? {} : { predicate: (o: KubeObject) => o.metadata.name === named }) });
+      if (stopped) return;
+      const previous = r.known;
+      r.known = new Map();
+      for (const obj of listed.items) onObject(r, obj, false);
+      for (const [id, key] of previous) if (!r.known.has(id)) enqueue(key, true);
+      const handle = await store.watch({
+        resourceVersion: listed.metadata.resourceVersion ?? '',
+        ...(named === undefined ? {} : { name: named }),
         onEvent: (e) => {
           if (e.type === 'BOOKMARK' || e.type === 'ERROR') return;
-          const key = kind.keyOf(e.object);
-          if (key !== undefined) enqueue(key, true);
+          r.failures = 0;
+          onObject(r, e.object, e.type === 'DELETED');
         },
-        // Expired or broken: start over from a fresh list, which resyncs every key.
         onError: (err) => {
-          logger.warn({ controller: opts.name, resource: kind.definition.plural, err }, 'controller watch ended; restarting');
-          if (handle !== undefined) watches.delete(handle);
-          scheduleRewatch(kind);
+          r.handle = undefined;
+          restart(r, err);
         },
       });
       if (stopped) handle.close();
-      else watches.add(handle);
+      else r.handle = handle;
     } catch (err) {
-      logger.warn({ controller: opts.name, resource: kind.definition.plural, err }, 'controller watch failed to start; retrying');
-      scheduleRewatch(kind);
+      restart(r, err);
     }
   }
 
-  function scheduleRewatch(kind: WatchedKind): void {
+  /** Lists and watches again: at once after the first 410 in a row, else after the backoff. */
+  function restart(r: Reflector, err: unknown): void {
     if (stopped) return;
-    const timer = setTimeout(() => {
-      rewatches.delete(timer);
-      void startWatch(kind);
-    }, retry.initialMs);
-    rewatches.add(timer);
+    r.failures += 1;
+    const expired = isStatusError(err) && err.reason === 'Expired';
+    const log = { controller: opts.name, resource: r.kind.definition.plural, err };
+    if (expired) logger.info(log, 'controller watch expired; re-listing');
+    else logger.warn(log, 'controller watch ended; re-listing');
+    const delay = expired && r.failures === 1 ? 0 : backoff(r.failures);
+    r.timer = setTimeout(() => {
+      r.timer = undefined;
+      void reflect(r);
+    }, delay);
   }
 
-  for (const kind of opts.watches) void startWatch(kind);
+  for (const r of reflectors) void reflect(r);
   return {
     stop() {
       stopped = true;
-      for (const w of watches) w.close();
-      watches.clear();
-      for (const t of rewatches) clearTimeout(t);
-      rewatches.clear();
+      for (const r of reflectors) {
+        r.handle?.close();
+        r.handle = undefined;
+        clearTimeout(r.timer);
+      }
       for (const t of timers.values()) clearTimeout(t);
       timers.clear();
       queued.clear();

@@ -9,7 +9,11 @@
 // in every namespace), serviceaccount-token-controller (legacy token Secrets'
 // token, ca.crt and namespace; their deletion with the account); off by default, bootstrap-signer-controller (jws-kubeconfig-<id>
 // in kube-public/cluster-info) and token-cleaner-controller (expired bootstrap
-// tokens), whose timed re-checks go with them. The kinds they drive are looked
+// tokens), which look again at an expiration through the runner's delayed
+// requeue. What they decide on they read like kube's listers, from the watch
+// cache (controllers/lister.ts); the namespace controller reads live, as kube's
+// namespace deleter does, since it must not finalize a namespace on a stale empty
+// list. The kinds they drive are looked
 // up in the registry's catalog, so they drive what is served (the service
 // accounts with their token subresource), and a controller whose kinds are not
 // served does not start.
@@ -30,13 +34,13 @@ import {
 } from '../controllers/namespace-defaults.js';
 import { secrets as secretsKind } from '../apis/core/v1/index.js';
 import { CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, TOKEN_SECRET_NAMESPACE, isTokenSecret } from '../controllers/bootstrap-tokens.js';
-import { RECHECK_KEY as CLUSTER_INFO_KEY, createBootstrapSigner } from '../controllers/bootstrap-signer.js';
+import { SIGNER_KEY as CLUSTER_INFO_KEY, createBootstrapSigner } from '../controllers/bootstrap-signer.js';
 import { createTokenCleaner } from '../controllers/token-cleaner.js';
 import { createClusterRoleAggregator, registryClusterRoleClient } from '../controllers/clusterrole-aggregation.js';
 import { clusterRoles as clusterRolesKind } from '../apis/rbac/v1/index.js';
 import { createTokensController, registryTokensClient, secretKey, serviceAccountKey, type LegacyTokenSigner } from '../controllers/serviceaccount-token.js';
-import { createRechecks, serialized, type Rechecks } from '../controllers/recheck.js';
-import { DEFAULT_RETRY } from './controller-runner.js';
+import { cachedGet, cachedList } from '../controllers/lister.js';
+import { requeueAt } from './controller-runner.js';
 
 export type { ControllerLogger, RetryPolicy } from './controller-runner.js';
 
@@ -108,10 +112,10 @@ function defaultsClient(registry: Registry, kinds: { namespaces: ResourceDefinit
   const sas = registry.store(kinds.serviceAccounts);
   const cms = registry.store(kinds.configMaps);
   return {
-    getNamespace: (name) => unlessNotFound(registry.store(kinds.namespaces).get({ name })),
-    getServiceAccount: (namespace, name) => unlessNotFound(sas.get({ namespace, name })),
+    getNamespace: (name) => cachedGet(registry.store(kinds.namespaces), { name }),
+    getServiceAccount: (namespace, name) => cachedGet(sas, { namespace, name }),
     createServiceAccount: (namespace, sa) => unlessExists(sas.create(sa, { namespace })),
-    getConfigMap: (namespace, name) => unlessNotFound(cms.get({ namespace, name })),
+    getConfigMap: (namespace, name) => cachedGet(cms, { namespace, name }),
     createConfigMap: (namespace, cm) => unlessExists(cms.create(cm, { namespace })),
     updateConfigMap: async (namespace, cm) => {
       try {
@@ -189,49 +193,15 @@ const startRootCaPublisher: Starter = (opts) => {
   });
 };
 
-/**
- * Timed re-checks (controllers/recheck.ts) whose runs go through `run`; a run that
- * fails is tried again with the runner's capped backoff, as a failed sync would be.
- */
-function rechecksFor(opts: ControllersOptions, controller: string, now: () => Date, run: (key: string) => Promise<unknown>): Rechecks {
-  const retry = opts.retry ?? DEFAULT_RETRY;
-  const failures = new Map<string, number>();
-  const rechecks: Rechecks = createRechecks({
-    now,
-    run: (key) =>
-      void run(key).then(
-        () => failures.delete(key),
-        (err: unknown) => {
-          const n = (failures.get(key) ?? 0) + 1;
-          failures.set(key, n);
-          opts.logger.warn({ controller, key, err }, 'controller re-check failed; retrying');
-          rechecks.at(key, new Date(now().getTime() + Math.min(retry.maxMs, retry.initialMs * 2 ** (n - 1))));
-        },
-      ),
-  });
-  return rechecks;
-}
-
-function stopBoth(runner: RunningController, rechecks: Rechecks): RunningController {
-  return {
-    stop() {
-      runner.stop();
-      rechecks.stop();
-    },
-  };
-}
-
 const startTokenCleaner: Starter = (opts) => {
   const secrets = served(opts, secretsKind);
   if (secrets === undefined) return undefined;
   const store = opts.registry.store(secrets);
   const now = () => new Date();
-  const rechecks = rechecksFor(opts, 'token-cleaner-controller', now, (name) => sync(name));
   const cleaner = createTokenCleaner({
     now,
-    rechecks,
     client: {
-      getSecret: (name) => unlessNotFound(store.get({ namespace: TOKEN_SECRET_NAMESPACE, name })),
+      getSecret: (name) => cachedGet(store, { namespace: TOKEN_SECRET_NAMESPACE, name }),
       deleteSecret: async (name, uid) => {
         try {
           await store.delete({ namespace: TOKEN_SECRET_NAMESPACE, name, ...(uid === undefined ? {} : { preconditions: { uid } }) });
@@ -242,16 +212,12 @@ const startTokenCleaner: Starter = (opts) => {
       },
     },
   });
-  const sync = serialized((name: string) => cleaner.sync(name));
-  const runner = runKeyedController({
+  return runKeyedController({
     ...runOptions(opts, 'token-cleaner-controller'),
     watches: [{ definition: secrets, keyOf: (s) => (isTokenSecret(s) ? s.metadata.name : undefined) }],
-    sync: async (name) => {
-      await sync(name);
-      return 'done';
-    },
+    // A token that expires later syncs again at its expiration (kube's AddAfter).
+    sync: async (name) => requeueAt((await cleaner.sync(name)).recheckAt, now()),
   });
-  return stopBoth(runner, rechecks);
 };
 
 const startBootstrapSigner: Starter = (opts) => {
@@ -261,13 +227,11 @@ const startBootstrapSigner: Starter = (opts) => {
   const secretStore = opts.registry.store(secrets);
   const cmStore = opts.registry.store(cms);
   const now = () => new Date();
-  const rechecks = rechecksFor(opts, 'bootstrap-signer-controller', now, () => sync());
   const signer = createBootstrapSigner({
     now,
-    rechecks,
     client: {
-      getClusterInfo: () => unlessNotFound(cmStore.get({ namespace: CLUSTER_INFO_NAMESPACE, name: CLUSTER_INFO_NAME })),
-      listTokenSecrets: async () => (await secretStore.list({ namespace: TOKEN_SECRET_NAMESPACE })).items,
+      getClusterInfo: () => cachedGet(cmStore, { namespace: CLUSTER_INFO_NAMESPACE, name: CLUSTER_INFO_NAME }),
+      listTokenSecrets: () => cachedList(secretStore, { namespace: TOKEN_SECRET_NAMESPACE }),
       updateClusterInfo: async (cm) => {
         try {
           await cmStore.update(cm, { namespace: CLUSTER_INFO_NAMESPACE, name: CLUSTER_INFO_NAME });
@@ -279,17 +243,19 @@ const startBootstrapSigner: Starter = (opts) => {
       },
     },
   });
-  const sync = serialized(() => signer.sync());
-  const runner = runKeyedController({
+  return runKeyedController({
     ...runOptions(opts, 'bootstrap-signer-controller'),
     // One key for everything: any change to the ConfigMap or a kube-system Secret re-signs (kube's single-item queue).
     watches: [
       { definition: cms, name: CLUSTER_INFO_NAME, keyOf: (cm) => (cm.metadata.namespace === CLUSTER_INFO_NAMESPACE ? CLUSTER_INFO_KEY : undefined) },
       { definition: secrets, keyOf: (s) => (s.metadata.namespace === TOKEN_SECRET_NAMESPACE ? CLUSTER_INFO_KEY : undefined) },
     ],
-    sync: async () => ((await sync()) === 'Conflict' ? 'retry' : 'done'),
+    // A Conflict tries again with the backoff; else the first signed token's expiration is looked at again then.
+    sync: async () => {
+      const { result, recheckAt } = await signer.sync();
+      return result === 'Conflict' ? 'retry' : requeueAt(recheckAt, now());
+    },
   });
-  return stopBoth(runner, rechecks);
 };
 
 const startServiceAccountTokens: Starter = (opts) => {

@@ -60,6 +60,8 @@ export interface Options {
   readonly anonymousAuthFlagSet: boolean;
   /** --controllers, checked (server/controller-names.ts decides what each entry turns on). */
   readonly controllers: readonly string[];
+  /** --leader-elect: on etcd, run the controllers only while holding kube-system/kube-controller-manager. */
+  readonly leaderElect: boolean;
   readonly authorizationModes: readonly AuthorizationMode[];
   readonly requestTimeoutMs: number;
   readonly minRequestTimeoutSeconds: number;
@@ -399,6 +401,7 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
     anonymousAuth: read.bool('anonymous-auth', true),
     enableBootstrapTokenAuth: read.bool('enable-bootstrap-token-auth'),
     controllers: controllersOption(read),
+    leaderElect: read.bool('leader-elect', true),
     oidc: oidcUnlessAuthenticationConfig(read, env.cwd),
     authenticationConfigFile: read.optionalPath('authentication-config', env.cwd),
     anonymousAuthFlagSet: read.has('anonymous-auth'),

@@ -6,7 +6,8 @@
 import { StorageError } from '../errors/storage-error.js';
 import type { KubeObject } from '../schema/object.js';
 import type { KV } from './kv.js';
-import { decodeObject, deepFreeze, encodeObject, jsonObjectCodec, type ObjectCodec } from './object-store/codec.js';
+import { encodeObject, jsonObjectCodec, type ObjectCodec } from './object-store/codec.js';
+import { DecodedValues } from './object-store/decoded.js';
 import { asPrefix, listObjects } from './object-store/list.js';
 import { ensureReached, parseResourceVersion } from './object-store/resource-version.js';
 import { deleteObject, guaranteedUpdate, notFound } from './object-store/update.js';
@@ -42,23 +43,15 @@ export function createObjectStore(opts: ObjectStoreOptions): Storage {
 
 class ObjectStore implements Storage {
   private readonly watches = new Set<StorageWatch>();
-  /**
-   * The object decoded from each stored value still in memory. A KV may hand the
-   * same bytes to every reader of a version (sqlite/latest-cache.ts); those readers
-   * then share one frozen object, so a GET of an unchanged object neither parses
-   * it again nor, through codecs/shared-encoding.ts, encodes it again. Values the
-   * KV no longer holds drop out with them.
-   */
-  private readonly decoded = new WeakMap<Uint8Array, KubeObject>();
-  /** What the per-verb modules need; decodedEvents lets every watcher share one decode per event. */
-  private readonly ctx: { readonly kv: KV; readonly codec: ObjectCodec; readonly decodedEvents: DecodedEvents };
+  /** What the per-verb modules need: one decoded object per stored value, one decode per event for every watcher. */
+  private readonly ctx: { readonly kv: KV; readonly codec: ObjectCodec; readonly decoded: DecodedValues; readonly decodedEvents: DecodedEvents };
 
   constructor(
     private readonly kv: KV,
     private readonly codec: ObjectCodec,
     private readonly ownsKv: boolean,
   ) {
-    this.ctx = { kv, codec, decodedEvents: new WeakMap() };
+    this.ctx = { kv, codec, decoded: new DecodedValues(codec), decodedEvents: new WeakMap() };
   }
 
   async create(key: string, obj: KubeObject): Promise<KubeObject> {
@@ -71,9 +64,8 @@ class ObjectStore implements Storage {
     const value = encodeObject(this.codec, obj);
     const { revision } = await this.kv.create(key, value);
     // The bytes just stored are this object: answer it with its revision rather
-    // than decoding them again (a JSON parse per create on the hot path).
-    const { selfLink: _selfLink, ...metadata } = obj.metadata;
-    return { ...obj, metadata: { ...metadata, resourceVersion: String(revision) } };
+    // than decoding them again, and let its watch event find it the same way.
+    return this.ctx.decoded.stored(key, value, obj, revision);
   }
 
   async get(key: string, opts: StorageGetOptions = {}): Promise<KubeObject> {
@@ -84,11 +76,7 @@ class ObjectStore implements Storage {
     if (!exact && rv !== undefined && rv > 0) await ensureReached(this.kv, rv);
     const entry = await this.kv.get(key, exact ? { revision: rv } : {});
     if (entry === undefined) throw notFound(key);
-    const shared = this.decoded.get(entry.value);
-    if (shared !== undefined && shared.metadata.resourceVersion === String(entry.modRevision)) return shared;
-    const object = deepFreeze(decodeObject(this.codec, { key, value: entry.value, revision: entry.modRevision }));
-    this.decoded.set(entry.value, object);
-    return object;
+    return this.ctx.decoded.decode(key, entry.value, entry.modRevision);
   }
 
   list(prefix: string, opts: StorageListOptions = {}): Promise<StorageListResult> {

@@ -113,8 +113,20 @@ export interface StorageWatchEvent {
 }
 
 export interface StorageWatchOptions {
-  /** "" / absent / "0": from now. "N": every change after N. Too old -> onError(Compacted). */
+  /**
+   * kube's watch table: "" / absent first sends the current state as ADDED events
+   * (only objects the key filter and predicate accept), then every later change
+   * ("Get State and Start at Most Recent"); "0" the same from any recent state
+   * ("Start at Any": a cache may serve the state it has). "N": every change after
+   * N, no state ("Start at Exact"); N past the current revision waits for it, as
+   * kube's watch does. Too old -> onError(Compacted). Malformed -> throws BadRequest.
+   */
   readonly resourceVersion?: string;
+  /**
+   * false: ""/"0" send no state and start at the most recent revision (""), or at
+   * any (kube's sendInitialEvents=false). Ignored with "N".
+   */
+  readonly sendInitialEvents?: boolean;
   /** A change that makes an object stop matching is delivered as DELETED, start matching as ADDED. */
   readonly predicate?: ObjectPredicate;
   /**

@@ -48,11 +48,6 @@ function registryClient(h: StoreHarness): BootstrapSignerClient {
   };
 }
 
-function recorder() {
-  const calls: string[] = [];
-  return { calls, rechecks: { at: (k: string, when: Date) => calls.push(`at ${k} ${when.toISOString()}`), cancel: (k: string) => calls.push(`cancel ${k}`) } };
-}
-
 const sig = (id: string, content = KUBECONFIG) => detachedSignature(content, id, '0123456789abcdef');
 
 let h: StoreHarness;
@@ -73,16 +68,16 @@ describe('bootstrap signer sync', () => {
     want: string;
     /** Expected data; signature values are filled in per id below. */
     data: (s: (id: string) => Promise<string>) => Promise<Record<string, string> | undefined>;
-    rechecks: string[];
+    /** When sync asks to be run again (the first signed token's expiration). */
+    recheckAt?: string;
   }[] = [
-    { name: 'no cluster-info: nothing to do', tokens: [token('abcdef')], cm: undefined, want: 'NoConfigMap', data: async () => undefined, rechecks: [] },
+    { name: 'no cluster-info: nothing to do', tokens: [token('abcdef')], cm: undefined, want: 'NoConfigMap', data: async () => undefined },
     {
       name: 'no kubeconfig key: signatures left as they are (kube)',
       tokens: [],
       cm: { 'jws-kubeconfig-zzzzzz': 'stale', other: 'x' },
       want: 'NoKubeconfig',
       data: async () => ({ 'jws-kubeconfig-zzzzzz': 'stale', other: 'x' }),
-      rechecks: [],
     },
     {
       name: 'one signing token: signed, other keys kept',
@@ -90,7 +85,6 @@ describe('bootstrap signer sync', () => {
       cm: { kubeconfig: KUBECONFIG, other: 'x' },
       want: 'Updated',
       data: async (s) => ({ kubeconfig: KUBECONFIG, other: 'x', 'jws-kubeconfig-abcdef': await s('abcdef') }),
-      rechecks: ['cancel cluster-info'],
     },
     {
       name: 'stale signatures of tokens gone are removed',
@@ -98,7 +92,6 @@ describe('bootstrap signer sync', () => {
       cm: { kubeconfig: KUBECONFIG, 'jws-kubeconfig-zzzzzz': 'stale', 'jws-kubeconfig-abcdef': 'wrong' },
       want: 'Updated',
       data: async (s) => ({ kubeconfig: KUBECONFIG, 'jws-kubeconfig-abcdef': await s('abcdef') }),
-      rechecks: ['cancel cluster-info'],
     },
     {
       name: 'only valid signing tokens sign; the earliest expiration is re-checked',
@@ -118,7 +111,7 @@ describe('bootstrap signer sync', () => {
       cm: { kubeconfig: KUBECONFIG },
       want: 'Updated',
       data: async (s) => ({ kubeconfig: KUBECONFIG, 'jws-kubeconfig-valid1': await s('valid1'), 'jws-kubeconfig-valid2': await s('valid2'), 'jws-kubeconfig-proto0': await s('proto0') }),
-      rechecks: ['at cluster-info 2026-06-02T00:00:00.000Z'],
+      recheckAt: '2026-06-02T00:00:00.000Z',
     },
     {
       name: 'no signing token: every signature removed',
@@ -126,18 +119,17 @@ describe('bootstrap signer sync', () => {
       cm: { kubeconfig: KUBECONFIG, 'jws-kubeconfig-nosign': 'old' },
       want: 'Updated',
       data: async () => ({ kubeconfig: KUBECONFIG }),
-      rechecks: ['cancel cluster-info'],
     },
   ];
   for (const c of cases) {
     test(c.name, async () => {
       for (const t of c.tokens) expect((await h.create(secrets, t)).errors, t.metadata.name).toEqual([]);
       if (c.cm !== undefined) await h.create(configMaps, clusterInfo(c.cm));
-      const { calls, rechecks } = recorder();
-      const signer = createBootstrapSigner({ client: registryClient(h), now: () => NOW, rechecks });
-      expect(await signer.sync()).toBe(c.want);
+      const signer = createBootstrapSigner({ client: registryClient(h), now: () => NOW });
+      const got = await signer.sync();
+      expect(got.result).toBe(c.want);
       expect(await dataOf()).toEqual(await c.data(sig));
-      expect(calls).toEqual(c.rechecks);
+      expect(got.recheckAt?.toISOString()).toBe(c.recheckAt);
     });
   }
 
@@ -145,8 +137,8 @@ describe('bootstrap signer sync', () => {
     await h.create(secrets, token('abcdef'));
     await h.create(configMaps, clusterInfo({ kubeconfig: KUBECONFIG, 'jws-kubeconfig-abcdef': await sig('abcdef') }));
     const before = await h.get(configMaps, at);
-    const signer = createBootstrapSigner({ client: registryClient(h), now: () => NOW, rechecks: recorder().rechecks });
-    expect(await signer.sync()).toBe('Unchanged');
+    const signer = createBootstrapSigner({ client: registryClient(h), now: () => NOW });
+    expect(await signer.sync()).toMatchObject({ result: 'Unchanged' });
     expect((await h.get(configMaps, at))?.metadata.resourceVersion).toBe(before?.metadata.resourceVersion);
   });
 
@@ -156,19 +148,19 @@ describe('bootstrap signer sync', () => {
     const stale = await h.get(configMaps, at);
     await h.update(configMaps, clusterInfo({ kubeconfig: KUBECONFIG, other: 'written meanwhile' }));
     const client = registryClient(h);
-    const signer = createBootstrapSigner({ client: { ...client, getClusterInfo: async () => stale }, now: () => NOW, rechecks: recorder().rechecks });
-    expect(await signer.sync()).toBe('Conflict');
+    const signer = createBootstrapSigner({ client: { ...client, getClusterInfo: async () => stale }, now: () => NOW });
+    expect(await signer.sync()).toMatchObject({ result: 'Conflict' });
     expect(await dataOf()).toEqual({ kubeconfig: KUBECONFIG, other: 'written meanwhile' });
     // The retry reads again and signs without losing it.
-    expect(await createBootstrapSigner({ client, now: () => NOW, rechecks: recorder().rechecks }).sync()).toBe('Updated');
+    expect(await createBootstrapSigner({ client, now: () => NOW }).sync()).toMatchObject({ result: 'Updated' });
     expect(await dataOf()).toEqual({ kubeconfig: KUBECONFIG, other: 'written meanwhile', 'jws-kubeconfig-abcdef': await sig('abcdef') });
   });
 
   test('a __proto__ key of cluster-info stays an own key through the update', async () => {
     await h.create(secrets, token('abcdef'));
     await h.create(configMaps, { ...clusterInfo({}), data: JSON.parse(`{"kubeconfig": ${JSON.stringify(KUBECONFIG)}, "__proto__": "kept"}`) });
-    const signer = createBootstrapSigner({ client: registryClient(h), now: () => NOW, rechecks: recorder().rechecks });
-    expect(await signer.sync()).toBe('Updated');
+    const signer = createBootstrapSigner({ client: registryClient(h), now: () => NOW });
+    expect(await signer.sync()).toMatchObject({ result: 'Updated' });
     const data = (await dataOf())!;
     expect(Object.hasOwn(data, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(data)).toBe(Object.prototype);

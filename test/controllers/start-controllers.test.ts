@@ -1,7 +1,8 @@
 // The in-process controller runner over a real registry (memory storage, built-in
 // kinds): DELETE of a namespace empties it and removes it without anyone calling
 // sync by hand; an object held by a finalizer keeps the namespace Terminating and
-// the backoff retry finishes once that object is gone.
+// the backoff retry finishes once that object is gone. Each runs over plain storage
+// (--watch-cache=false) and over the watch cache.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createAdmissionChain } from '../../src/admission/chain.js';
 import { builtinResources } from '../../src/apis/index.js';
@@ -11,10 +12,16 @@ import { startControllers, type RunningControllers } from '../../src/server/cont
 import type { KubeObject } from '../../src/schema/object.js';
 import { openMemoryKv } from '../../src/storage/memory/memory-kv.js';
 import { createObjectStore } from '../../src/storage/object-store.js';
+import { createCacher } from '../../src/storage/cacher/index.js';
 import type { Storage } from '../../src/storage/storage.js';
 
 const gvr = (resource: string) => ({ group: '', version: 'v1', resource });
 const silent = { info: () => undefined, warn: () => undefined };
+
+const storages: [string, () => Storage][] = [
+  ['watch cache off', () => createObjectStore({ kv: openMemoryKv() })],
+  ['watch cache on', () => createCacher({ backend: createObjectStore({ kv: openMemoryKv() }) })],
+];
 
 /** Polls a condition until it holds or the bound passes (no fixed sleeps). */
 async function until(what: string, check: () => Promise<boolean>, boundMs = 5000): Promise<void> {
@@ -34,12 +41,12 @@ async function exists(registry: Registry, resource: string, opts: { namespace?: 
   }
 }
 
-describe('startControllers: namespace lifecycle', () => {
+describe.each(storages)('startControllers: namespace lifecycle (%s)', (_label, open) => {
   let storage: Storage;
   let registry: Registry;
   let controllers: RunningControllers;
   beforeEach(async () => {
-    storage = createObjectStore({ kv: openMemoryKv() });
+    storage = open();
     registry = createRegistry({ storage, resources: builtinResources, admission: createAdmissionChain(), clock: () => new Date() });
     await registry.store(gvr('namespaces')).create({ metadata: { name: 'team-x' } });
     await registry.store(gvr('configmaps')).create({ metadata: { name: 'cm' }, data: { k: 'v' } }, { namespace: 'team-x' });
@@ -82,13 +89,13 @@ describe('startControllers: namespace lifecycle', () => {
   });
 });
 
-describe('startControllers: namespace defaults', () => {
+describe.each(storages)('startControllers: namespace defaults (%s)', (_label, open) => {
   const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
   let storage: Storage;
   let registry: Registry;
   let controllers: RunningControllers;
   beforeEach(async () => {
-    storage = createObjectStore({ kv: openMemoryKv() });
+    storage = open();
     registry = createRegistry({ storage, resources: builtinResources, admission: createAdmissionChain(), clock: () => new Date() });
     await registry.store(gvr('namespaces')).create({ metadata: { name: 'before' } });
     controllers = startControllers({ registry, logger: silent, retry: { initialMs: 5, maxMs: 20 }, rootCaPem: CA });

@@ -1,10 +1,9 @@
 // The token cleaner (controllers/token-cleaner.ts) over the real registry: which
 // Secrets it deletes, which it keeps, when it asks to look again; then the real
 // starter (server/controllers.ts, --controllers=tokencleaner) deleting a token at
-// its expiration through a timer, and the re-check timers themselves.
+// its expiration through the runner's delayed requeue.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { secrets } from '../../src/apis/core/v1/index.js';
-import { createRechecks, MAX_RECHECK_DELAY_MS } from '../../src/controllers/recheck.js';
 import { createTokenCleaner, type TokenCleanerClient } from '../../src/controllers/token-cleaner.js';
 import { isStatusError } from '../../src/errors/status-error.js';
 import type { KubeObject } from '../../src/schema/object.js';
@@ -36,11 +35,6 @@ function registryClient(h: StoreHarness): TokenCleanerClient & { deletes: string
   };
 }
 
-function recorder() {
-  const calls: string[] = [];
-  return { calls, rechecks: { at: (k: string, at: Date) => calls.push(`at ${k} ${at.toISOString()}`), cancel: (k: string) => calls.push(`cancel ${k}`) } };
-}
-
 let h: StoreHarness;
 beforeEach(async () => {
   h = await createStoreHarness({ namespaces: ['kube-system', 'kube-public'] });
@@ -48,38 +42,37 @@ beforeEach(async () => {
 afterEach(async () => h.close());
 
 describe('token cleaner sync', () => {
-  const cases: { name: string; secret: KubeObject | undefined; want: string; kept: boolean; rechecks: string[] }[] = [
-    { name: 'expired: deleted', secret: token('bootstrap-token-aaaaaa', { expiration: '2026-05-31T23:59:59Z' }), want: 'Deleted', kept: false, rechecks: ['cancel bootstrap-token-aaaaaa'] },
-    { name: 'expiring this instant: deleted', secret: token('bootstrap-token-aaaaaa', { expiration: '2026-06-01T00:00:00Z' }), want: 'Deleted', kept: false, rechecks: ['cancel bootstrap-token-aaaaaa'] },
-    { name: 'malformed expiration counts as expired (kube)', secret: token('bootstrap-token-aaaaaa', { expiration: '2026-06-02' }), want: 'Deleted', kept: false, rechecks: ['cancel bootstrap-token-aaaaaa'] },
-    { name: 'huge expiration value: deleted, no crash', secret: token('bootstrap-token-aaaaaa', { expiration: '9'.repeat(500_000) }), want: 'Deleted', kept: false, rechecks: ['cancel bootstrap-token-aaaaaa'] },
+  const cases: { name: string; secret: KubeObject | undefined; want: string; kept: boolean; recheckAt?: string }[] = [
+    { name: 'expired: deleted', secret: token('bootstrap-token-aaaaaa', { expiration: '2026-05-31T23:59:59Z' }), want: 'Deleted', kept: false },
+    { name: 'expiring this instant: deleted', secret: token('bootstrap-token-aaaaaa', { expiration: '2026-06-01T00:00:00Z' }), want: 'Deleted', kept: false },
+    { name: 'malformed expiration counts as expired (kube)', secret: token('bootstrap-token-aaaaaa', { expiration: '2026-06-02' }), want: 'Deleted', kept: false },
+    { name: 'huge expiration value: deleted, no crash', secret: token('bootstrap-token-aaaaaa', { expiration: '9'.repeat(500_000) }), want: 'Deleted', kept: false },
     {
       name: 'valid later: kept, re-checked at the expiration',
       secret: token('bootstrap-token-aaaaaa', { expiration: '2026-06-01T02:00:00+01:00' }),
       want: 'Scheduled',
       kept: true,
-      rechecks: ['at bootstrap-token-aaaaaa 2026-06-01T01:00:00.000Z'],
+      recheckAt: '2026-06-01T01:00:00.000Z',
     },
-    { name: 'no expiration: kept for good', secret: token('bootstrap-token-aaaaaa', {}), want: 'NoExpiration', kept: true, rechecks: ['cancel bootstrap-token-aaaaaa'] },
-    { name: 'wrong type, expired: not a token, kept', secret: token('bootstrap-token-aaaaaa', { expiration: '2001-01-01T00:00:00Z' }, 'Opaque'), want: 'NotToken', kept: true, rechecks: ['cancel bootstrap-token-aaaaaa'] },
+    { name: 'no expiration: kept for good', secret: token('bootstrap-token-aaaaaa', {}), want: 'NoExpiration', kept: true },
+    { name: 'wrong type, expired: not a token, kept', secret: token('bootstrap-token-aaaaaa', { expiration: '2001-01-01T00:00:00Z' }, 'Opaque'), want: 'NotToken', kept: true },
     {
       name: 'odd name and __proto__ keys, expired: still a token Secret, deleted',
       secret: token('bootstrap-token-aaaaaa', JSON.parse('{"__proto__": "x", "constructor": "y", "token-id": "NOT OK", "expiration": "2001-01-01T00:00:00Z"}') as Record<string, string>),
       want: 'Deleted',
       kept: false,
-      rechecks: ['cancel bootstrap-token-aaaaaa'],
     },
-    { name: 'absent', secret: undefined, want: 'Absent', kept: false, rechecks: ['cancel bootstrap-token-aaaaaa'] },
+    { name: 'absent', secret: undefined, want: 'Absent', kept: false },
   ];
 
   for (const c of cases) {
     test(c.name, async () => {
       if (c.secret !== undefined) expect((await h.create(secrets, c.secret)).errors).toEqual([]);
       const client = registryClient(h);
-      const { calls, rechecks } = recorder();
-      const cleaner = createTokenCleaner({ client, now: () => NOW, rechecks });
-      expect(await cleaner.sync('bootstrap-token-aaaaaa')).toBe(c.want);
-      expect(calls).toEqual(c.rechecks);
+      const cleaner = createTokenCleaner({ client, now: () => NOW });
+      const got = await cleaner.sync('bootstrap-token-aaaaaa');
+      expect(got.result).toBe(c.want);
+      expect(got.recheckAt?.toISOString()).toBe(c.recheckAt);
       expect((await h.get(secrets, { namespace: 'kube-system', name: 'bootstrap-token-aaaaaa' })) !== undefined).toBe(c.kept);
     });
   }
@@ -90,8 +83,8 @@ describe('token cleaner sync', () => {
     await h.registry.store(secrets).delete({ namespace: 'kube-system', name: 'bootstrap-token-aaaaaa' });
     await h.create(secrets, token('bootstrap-token-aaaaaa', { expiration: '2001-01-01T00:00:00Z' }));
     const client = registryClient(h);
-    const cleaner = createTokenCleaner({ client: { ...client, getSecret: async () => stale }, now: () => NOW, rechecks: recorder().rechecks });
-    expect(await cleaner.sync('bootstrap-token-aaaaaa')).toBe('Deleted');
+    const cleaner = createTokenCleaner({ client: { ...client, getSecret: async () => stale }, now: () => NOW });
+    expect(await cleaner.sync('bootstrap-token-aaaaaa')).toEqual({ result: 'Deleted' });
     expect(client.deletes).toEqual([`bootstrap-token-aaaaaa uid=${stale?.metadata.uid}`]);
     const now = await h.get(secrets, { namespace: 'kube-system', name: 'bootstrap-token-aaaaaa' });
     expect(now?.metadata.uid).not.toBe(stale?.metadata.uid);
@@ -135,23 +128,5 @@ describe('token-cleaner-controller started by --controllers', () => {
     expect(names).not.toContain('bootstrap-signer-controller');
     await h.create(secrets, token('bootstrap-token-old000', { expiration: '2001-01-01T00:00:00Z' }));
     expect(await present('bootstrap-token-old000')).toBeDefined();
-  });
-});
-
-describe('re-check timers', () => {
-  test('a far expiration is capped to a day; a later request replaces the earlier; stop clears them', async () => {
-    const runs: string[] = [];
-    const now = new Date();
-    const rechecks = createRechecks({ now: () => now, run: (k) => runs.push(k) });
-    // 2^31 ms and more would overflow setTimeout and fire at once: capped, so it does not.
-    rechecks.at('far', new Date(now.getTime() + 400 * MAX_RECHECK_DELAY_MS));
-    rechecks.at('soon', new Date(now.getTime() + 60_000));
-    rechecks.at('soon', new Date(now.getTime() - 1));
-    await until('the replaced request to run', async () => runs.length > 0, 2000);
-    expect(runs).toEqual(['soon']);
-    rechecks.stop();
-    rechecks.at('after-stop', now);
-    await new Promise((r) => setImmediate(r));
-    expect(runs).toEqual(['soon']);
   });
 });

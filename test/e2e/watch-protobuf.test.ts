@@ -77,7 +77,8 @@ describe('protobuf watch, framed as client-go reads it', () => {
     const waiters: { n: number; done: () => void }[] = [];
     session = connect(server.url, { ca: admin.ca, cert: admin.cert, key: admin.key });
     const stream = session.request({
-      ':path': `${CMS}?watch=true&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dpbw&timeoutSeconds=60`,
+      // kube sends a bookmark about once a minute and 2 s before the deadline: at 3 s here.
+      ':path': `${CMS}?watch=true&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dpbw&timeoutSeconds=5`,
       accept: 'application/vnd.kubernetes.protobuf, */*',
     });
     const headers = await new Promise<Record<string, unknown>>((ok) => stream.once('response', (h) => ok(h)));
@@ -92,7 +93,7 @@ describe('protobuf watch, framed as client-go reads it', () => {
     await until(1); // the synthetic ADDED of a watch without resourceVersion
     const put = await call(server, admin, { method: 'PUT', path: `${CMS}/pbw`, body: JSON.stringify({ ...created.json(), data: { v: '1' } }), headers: json });
     expect(put.status).toBe(200);
-    await until(3); // MODIFIED, then the first bookmark once storage reports progress
+    await until(3); // MODIFIED, then the bookmark due 2 s before the deadline
     const deleted = await call(server, admin, { method: 'DELETE', path: `${CMS}/pbw` });
     expect(deleted.status).toBe(200);
     await until(4);

@@ -114,11 +114,6 @@ describe('refused watch options', () => {
       message: 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
     },
     {
-      name: 'sendInitialEvents without bookmarks',
-      query: 'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan',
-      message: 'ListOptions.meta.k8s.io "" is invalid: allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true',
-    },
-    {
       name: 'resourceVersionMatch without sendInitialEvents',
       query: 'watch=true&resourceVersion=1&resourceVersionMatch=NotOlderThan',
       message: 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',

@@ -25,7 +25,8 @@ const DEFAULTS: Options = {
   tokenAuthFile: undefined,
   anonymousAuth: true,
   enableBootstrapTokenAuth: false,
-    controllers: ['*'],
+  controllers: ['*'],
+  leaderElect: true,
   oidc: undefined,
   authenticationConfigFile: undefined,
   anonymousAuthFlagSet: false,
@@ -52,6 +53,7 @@ describe('parseOptions accepts', () => {
     { name: 'an IPv6 bind address', argv: ['--bind-address', '::1'], want: { bindAddress: '::1' } },
     { name: 'a blank bind address means every interface', argv: ['--bind-address='], want: { bindAddress: '0.0.0.0' } },
     { name: 'a routable bind address is advertised', argv: ['--bind-address=192.0.2.9'], want: { bindAddress: '192.0.2.9', advertiseAddress: '192.0.2.9' } },
+    { name: 'leader election can be turned off', argv: ['--leader-elect=false'], want: { leaderElect: false } },
     { name: 'controllers by new and old names', argv: ['--controllers=*,tokencleaner,-bootstrap-signer-controller'], want: { controllers: ['*', 'tokencleaner', '-bootstrap-signer-controller'] } },
     { name: 'an explicit advertise address', argv: ['--advertise-address=198.51.100.4'], want: { advertiseAddress: '198.51.100.4' } },
     {

@@ -122,14 +122,15 @@ describe('watch cache reads', () => {
 
   test('a consistent read the cache cannot confirm in time reads the backend, and the next ones skip the wait for a while', async () => {
     let now = 0;
-    const backend = testBackend();
+    const backend = testBackend({ progress: false });
     const cacher = createCacher({ backend: backend.storage, clock: () => now, consistentReadTimeoutMs: 50 });
     open.push(cacher);
     await cacher.whenReady(PREFIX);
     await cacher.create(key('a'), cm('a'));
     await cacher.list(PREFIX);
-    // A write to another resource moves the backend's revision; the memory KV tells
-    // this cache's watch nothing about it, so the cache cannot show it caught up.
+    // A write to another resource moves the backend's revision; a backend without
+    // progress reports tells this cache's watch nothing about it, so the cache
+    // cannot show it caught up.
     await cacher.create('/secrets/ns/s', cm('s'));
     const before = backend.reads.list;
     expect((await cacher.list(PREFIX)).items.map((i) => i.metadata.name)).toEqual(['a']);
@@ -143,6 +144,22 @@ describe('watch cache reads', () => {
     await cacher.create(key('b'), cm('b'));
     expect((await cacher.list(PREFIX)).items.map((i) => i.metadata.name)).toEqual(['a', 'b']);
     expect(backend.reads.list).toBe(before + 2);
+  });
+
+  test('a backend that reports progress lets a quiet resource answer a consistent read from memory after writes elsewhere', async () => {
+    const backend = testBackend();
+    const cacher = createCacher({ backend: backend.storage, consistentReadTimeoutMs: 60_000 });
+    open.push(cacher);
+    await cacher.whenReady(PREFIX);
+    await cacher.create(key('a'), cm('a'));
+    await cacher.list(PREFIX);
+    const other = await cacher.create('/secrets/ns/s', cm('s'));
+    const before = backend.reads.list;
+    const listed = await cacher.list(PREFIX);
+    expect(listed.items.map((i) => i.metadata.name)).toEqual(['a']);
+    // Not older than the write elsewhere: the cache saw the revision move on.
+    expect(Number(listed.resourceVersion)).toBeGreaterThanOrEqual(Number(other.metadata.resourceVersion));
+    expect(backend.reads.list).toBe(before);
   });
 
   test('keys outside any resource go to the backend uncached', async () => {

@@ -31,6 +31,28 @@ async function setup(opts: Partial<Omit<CacherOptions, 'backend'>> = {}): Promis
 const summary = (events: readonly { type: string; object: KubeObject }[]) => events.map((e) => `${e.type} ${e.object.metadata.name} ${e.object.metadata.resourceVersion}`);
 
 describe('watch cache watches', () => {
+  for (const rv of ['', '0']) {
+    test(`resourceVersion ${JSON.stringify(rv)}: the state comes from memory (no backend list or watch), then live changes`, async () => {
+      const { backend, cacher } = await setup();
+      const a = await cacher.create(key('a'), cm('a'));
+      await cacher.create(`/configmaps/other/x`, cm('x'));
+      await cacher.list(PREFIX); // the cache has a's change
+      const listed = backend.reads.list;
+      const watched = backend.reads.watch;
+      const w = recordWatch(cacher, `${PREFIX}ns/`, { resourceVersion: rv });
+      try {
+        await w.until('the state', () => w.events.length === 1);
+        const b = await cacher.create(key('b'), cm('b'));
+        await w.until('b', () => w.events.length === 2);
+        expect(summary(w.events)).toEqual([`ADDED a ${a.metadata.resourceVersion}`, `ADDED b ${b.metadata.resourceVersion}`]);
+        expect(backend.reads.list).toBe(listed);
+        expect(backend.reads.watch).toBe(watched);
+      } finally {
+        w.close();
+      }
+    });
+  }
+
   test('a broken backend watch is resumed from the last applied revision: nothing lost, nothing twice', async () => {
     const { backend, cacher } = await setup();
     const start = await cacher.currentResourceVersion();

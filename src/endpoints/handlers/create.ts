@@ -9,7 +9,7 @@ export const createHandler: Handler = async (request, reply, scope) => {
   const options = parseWriteOptions(scope.query, 'CreateOptions');
   const body = decodeObjectBody(request, { scope, fieldValidation: options.fieldValidation });
   addWarnings(request, body.warnings);
-  const result = await scope.store.create(body.object, writeScopeOf(request, scope, options));
+  const result = await scope.store.create(body.object, { ...writeScopeOf(request, scope, options), handOver: true });
   addWarnings(request, result.warnings);
   return respond(request, reply, { code: 201, object: result.object, scope });
 };

@@ -2,7 +2,7 @@
 // or unsupported fields), paging and resourceVersion pass to the store. A Table
 // Accept (kubectl get) answers a Table carrying the list's paging metadata; a
 // PartialObjectMetadataList Accept (client-go's metadata client) the list's
-// metadata-only form.
+// metadata-only form. Large lists go out item by item (list-stream.ts).
 import type { FastifyRequest } from 'fastify';
 import { buildPredicate } from '../../registry/selection.js';
 import { parseIncludeObject, tableForList, tableForObject, type TableOptions } from '../../registry/table.js';
@@ -10,8 +10,10 @@ import type { ListOptions } from '../../registry/store/types.js';
 import type { KubeList, KubeObject } from '../../schema/object.js';
 import type { ResourceVersionMatch } from '../../storage/storage.js';
 import { outputTargetFor, tableVersionFor, type NegotiatedOutput } from '../negotiation.js';
+import { sendList } from '../list-stream.js';
 import { asPartialMetadata } from '../partial-metadata.js';
-import { intParam } from './options.js';
+import { forbiddenField, path } from '../../errors/field-errors.js';
+import { intParam, invalidOptions } from './options.js';
 import { respond, userOf, type Handler, type HandlerScope } from './scope.js';
 
 /** The list options every collection verb (list, watch, deletecollection) reads from the query. */
@@ -65,6 +67,11 @@ export function transformForAccept(request: FastifyRequest, scope: HandlerScope,
 }
 
 export const listHandler: Handler = async (request, reply, scope) => {
+  // kube's ListOptions validation: initial events belong to watches.
+  if (scope.query.has('sendInitialEvents')) invalidOptions('ListOptions', [forbiddenField(path('sendInitialEvents'), 'sendInitialEvents is forbidden for list')]);
   const list = await scope.store.list({ ...listOptionsFrom(scope), user: userOf(request) });
-  return respond(request, reply, { code: 200, object: transformForAccept(request, scope, list), scope });
+  const object = transformForAccept(request, scope, list);
+  // Item by item where the codec allows it (list-stream.ts); Tables, YAML and ?pretty whole.
+  if (await sendList(request, reply, { list: object as KubeList, codecs: scope.codecs })) return reply;
+  return respond(request, reply, { code: 200, object, scope });
 };

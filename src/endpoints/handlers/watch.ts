@@ -3,7 +3,8 @@
 // application/vnd.kubernetes.protobuf;stream=watch), headers flushed before the
 // first event (client-go waits for them), the stream ended by timeoutSeconds
 // (default: kube's --min-request-timeout 1800 s, randomised x[1,2)) or by the
-// client going away. Bookmarks only when allowWatchBookmarks asks for them.
+// client going away. Bookmarks only when allowWatchBookmarks asks for them, on
+// kube's schedule: about once a minute and 2 s before the watch's deadline.
 // sendInitialEvents=true (KEP-3157 streaming lists, client-go's WatchList) first
 // sends ADDED for the state a list would give (resourceVersionMatch=NotOlderThan:
 // unset is the most recent state, "0" any, N not older than N; served by the
@@ -32,8 +33,22 @@ import { boolParam, intParam, invalidOptions } from './options.js';
 import { userOf, type Handler, type HandlerScope } from './scope.js';
 import { warningHeaderValues } from '../warning-header.js';
 
-/** Progress from storage can follow every commit; bookmarks need not. */
-const BOOKMARK_INTERVAL_MS = 10_000;
+/** kube's cacher sends each watcher a bookmark about once a minute (defaultBookmarkFrequency). */
+export const DEFAULT_BOOKMARK_INTERVAL_MS = 60_000;
+
+/** While storage has reported no progress yet, a due bookmark is tried again this soon. */
+const BOOKMARK_RETRY_MS = 1_000;
+
+/**
+ * kube's cacheWatcher.nextBookmarkTime: the next bookmark is due one interval
+ * from now, or 2 s before the watch's deadline when that comes first (so a
+ * client re-watching after the timeout starts close to now); none once that
+ * moment has passed. Milliseconds from `now`, or undefined.
+ */
+export function nextBookmarkDelay(now: number, deadline: number, intervalMs: number): number | undefined {
+  const at = Math.min(now + intervalMs, deadline - 2_000);
+  return at < now ? undefined : at - now;
+}
 
 /**
  * Bytes a watcher may leave unread before it is cut off. A client that stops
@@ -62,21 +77,32 @@ function startStream(request: FastifyRequest, reply: FastifyReply, contentType: 
 }
 
 export interface WatchHandlerOptions {
-  /** Table ages and the bookmark interval read it. */
+  /** Table ages and the bookmark schedule read it. */
   readonly clock?: () => Date;
+  /** How often a watch with allowWatchBookmarks gets a bookmark (default: kube's minute); tests lower it. */
+  readonly bookmarkIntervalMs?: number;
 }
 
 /** The WATCH handler; `clock` is injected so tests own time. */
 export function createWatchHandler(opts: WatchHandlerOptions = {}): Handler {
   const clock = opts.clock ?? (() => new Date());
-  return (request, reply, scope) => serveWatch({ request, reply, scope, clock });
+  const bookmarkIntervalMs = opts.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS;
+  return (request, reply, scope) => serveWatch({ request, reply, scope, clock, bookmarkIntervalMs });
 }
 
-async function serveWatch(ctx: { request: FastifyRequest; reply: FastifyReply; scope: HandlerScope; clock: () => Date }): Promise<FastifyReply> {
+interface WatchContext {
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly scope: HandlerScope;
+  readonly clock: () => Date;
+  readonly bookmarkIntervalMs: number;
+}
+
+async function serveWatch(ctx: WatchContext): Promise<FastifyReply> {
   const { request, reply, scope, clock } = ctx;
   const q = scope.query;
   const bookmarks = boolParam(q, 'allowWatchBookmarks');
-  const sendInitialEvents = validateWatchOptions(scope, bookmarks);
+  const sendInitialEvents = validateWatchOptions(scope);
   // 0 or absent means the server default, as in kube's watch handler.
   const asked = intParam(q, 'timeoutSeconds') ?? 0;
   const timeoutSeconds = asked > 0 ? asked : Math.floor(scope.minRequestTimeoutSeconds * (1 + Math.random()));
@@ -92,7 +118,11 @@ async function serveWatch(ctx: { request: FastifyRequest; reply: FastifyReply; s
   const buffered: Buffer[] = [];
   let started = false;
   let ended = false;
-  let finish = (): void => undefined;
+  // Until the stream is set up, ending (an ERROR reported at once) is only noted.
+  let endAsked = false;
+  let finish = (): void => {
+    endAsked = true;
+  };
   const write = (event: WatchFrameEvent): void => {
     if (ended) return;
     const bytes = frameShared(framer, event);
@@ -125,12 +155,11 @@ async function serveWatch(ctx: { request: FastifyRequest; reply: FastifyReply; s
           : tableForList({ kind: '', apiVersion: '', metadata: { resourceVersion }, items: [] }, { ...table, noHeaders: true });
     write({ type: 'BOOKMARK', object: rows as object });
   };
-  let lastBookmark = 0;
+  // Storage reports progress as often as it likes (every commit, every second);
+  // the latest is what the next scheduled bookmark carries.
+  let progressed: string | undefined;
   const onProgress = (resourceVersion: string): void => {
-    const now = clock().getTime();
-    if (now - lastBookmark < BOOKMARK_INTERVAL_MS) return;
-    lastBookmark = now;
-    bookmark(resourceVersion);
+    progressed = resourceVersion;
   };
 
   const onError = (err: unknown): void => {
@@ -144,25 +173,38 @@ async function serveWatch(ctx: { request: FastifyRequest; reply: FastifyReply; s
   let from = list.resourceVersion;
   const noState = sendInitialEvents === false && (from === undefined || from === '' || from === '0');
   if (sendInitialEvents === true || noState) {
-    const initial = await scope.store.list({
-      ...list,
-      // Unset resourceVersion is the most recent state: a list takes no match with it.
-      ...(resourceVersionMatch === undefined || (from ?? '') === '' ? {} : { resourceVersionMatch }),
-      ...(noState ? { limit: 1 } : {}),
-      user: userOf(request),
-    });
+    let initial: Awaited<ReturnType<HandlerScope['store']['list']>>;
+    try {
+      initial = await scope.store.list({
+        ...list,
+        // Unset resourceVersion is the most recent state: a list takes no match with it.
+        ...(resourceVersionMatch === undefined || (from ?? '') === '' ? {} : { resourceVersionMatch }),
+        ...(noState ? { limit: 1 } : {}),
+        user: userOf(request),
+      });
+    } catch (err) {
+      // kube's cacher answers a state it cannot reach in time (504 Too large
+      // resource version, after 3 s) or no longer has (410) with a watch that
+      // sends that one ERROR and ends; anything else is an ordinary error.
+      if (!isStatusError(err) || (err.code !== 504 && err.code !== 410)) throw err;
+      startStream(request, reply, framer.contentType);
+      reply.raw.end(frameShared(framer, { type: 'ERROR', object: err.toStatus() }));
+      return reply;
+    }
     from = initial.metadata.resourceVersion ?? '';
     if (!noState) {
       for (const item of initial.items) {
         if (scope.info.name !== '' && item.metadata.name !== scope.info.name) continue;
         onEvent({ type: 'ADDED', object: { apiVersion, kind: def.kind, ...item } });
       }
-      // Sent whatever the bookmark interval: the client waits for it to end its list.
-      bookmark(from, { [INITIAL_EVENTS_END]: 'true' });
+      // Sent whatever the bookmark schedule: the client waits for it to end its list.
+      // Without allowWatchBookmarks kube sends none (the state, then changes).
+      if (bookmarks) bookmark(from, { [INITIAL_EVENTS_END]: 'true' });
     }
   }
 
-  // Errors while establishing (bad resourceVersion, 410) are ordinary HTTP errors.
+  // Errors while establishing (a malformed resourceVersion) are ordinary HTTP
+  // errors; a version older than history is an ERROR event, as kube's cacher sends it.
   const handle = await scope.store.watch({
     ...list,
     ...(from === undefined ? {} : { resourceVersion: from }),
@@ -178,16 +220,37 @@ async function serveWatch(ctx: { request: FastifyRequest; reply: FastifyReply; s
   started = true;
   for (const bytes of buffered.splice(0)) reply.raw.write(bytes);
   const timer = setTimeout(() => finish(), timeoutSeconds * 1000);
+  let bookmarkTimer: NodeJS.Timeout | undefined;
+  if (bookmarks) {
+    const deadline = clock().getTime() + timeoutSeconds * 1000;
+    const arm = (delay: number | undefined): void => {
+      if (delay === undefined || ended) return;
+      bookmarkTimer = setTimeout(() => {
+        const now = clock().getTime();
+        // Nothing to report yet: try again soon rather than a whole interval later.
+        if (progressed === undefined) {
+          if (deadline - now > 2_000) arm(Math.min(BOOKMARK_RETRY_MS, deadline - 2_000 - now));
+          return;
+        }
+        bookmark(progressed);
+        // The bookmark just before the deadline is the last one.
+        if (deadline - now <= 2_000) return;
+        arm(nextBookmarkDelay(now, deadline, ctx.bookmarkIntervalMs));
+      }, delay);
+    };
+    arm(nextBookmarkDelay(clock().getTime(), deadline, ctx.bookmarkIntervalMs));
+  }
   finish = () => {
     if (ended) return;
     ended = true;
     clearTimeout(timer);
+    clearTimeout(bookmarkTimer);
     handle.close();
     reply.raw.end();
   };
   // 'close' on the response (not the request): the request's fires once its body is read.
   reply.raw.on('close', () => finish());
-  if (ended) finish();
+  if (endAsked) finish();
   return reply;
 }
 
@@ -196,17 +259,17 @@ export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 /**
  * kube's validateWatchOptions (apimachinery internalversion/validation): what
- * sendInitialEvents needs, and resourceVersionMatch only beside it. Returns
+ * sendInitialEvents needs, and resourceVersionMatch only beside it. (Bookmarks
+ * are not required: without them the initial events end with no bookmark.) Returns
  * sendInitialEvents (undefined when not given).
  */
-function validateWatchOptions(scope: HandlerScope, bookmarks: boolean): boolean | undefined {
+function validateWatchOptions(scope: HandlerScope): boolean | undefined {
   const q = scope.query;
   const sendInitialEvents = q.has('sendInitialEvents') ? boolParam(q, 'sendInitialEvents') : undefined;
   const match = q.get('resourceVersionMatch') ?? '';
   const errs: FieldError[] = [];
   if (sendInitialEvents !== undefined) {
     if (match !== 'NotOlderThan') errs.push(forbiddenField(path('resourceVersionMatch'), 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
-    if (!bookmarks) errs.push(forbiddenField(path('allowWatchBookmarks'), 'sendInitialEvents requires setting allowWatchBookmarks to true'));
   }
   if (match !== '') {
     if (sendInitialEvents === undefined) errs.push(forbiddenField(path('resourceVersionMatch'), 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));

@@ -70,7 +70,12 @@ export function createResourceStore(ctx: StoreContext): ResourceStore {
   }
   return {
     definition: def,
-    create: (obj, opts = {}) => write(ctx, { ...opts, verb: 'create', transform: () => ({ object: obj }) }),
+    create: (obj, { handOver, ...opts } = {}) => {
+      // Only a generated name is drawn again after a collision, from the same
+      // body; a body that may be read twice is copied per attempt.
+      const fresh = handOver === true && (obj.metadata?.generateName ?? '') === '';
+      return write(ctx, { ...opts, verb: 'create', transform: () => ({ object: obj, fresh }) });
+    },
     get: (opts) => get(ctx, opts),
     list: (opts) => list(ctx, opts),
     update: (obj, opts) => write(ctx, { ...opts, verb: 'update', transform: () => ({ object: obj }) }),

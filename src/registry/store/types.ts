@@ -22,7 +22,13 @@ export interface WriteScope extends RequestScope {
   readonly fieldManager?: string;
 }
 
-export type CreateOptions = WriteScope;
+export interface CreateOptions extends WriteScope {
+  /**
+   * The caller hands the object over (a body it has just decoded and will not
+   * read again): the store may change it in place instead of copying it first.
+   */
+  readonly handOver?: boolean;
+}
 
 export interface GetOptions extends RequestScope {
   readonly name: string;
@@ -101,6 +107,8 @@ export interface WatchOptions extends RequestScope {
 export interface TransformResult {
   readonly object: KubeObject;
   readonly warnings?: readonly string[];
+  /** The object is this attempt's alone: the pipeline changes it in place rather than a copy. */
+  readonly fresh?: boolean;
 }
 
 /**

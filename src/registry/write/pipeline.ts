@@ -57,7 +57,7 @@ async function begin(
   const { sub, current } = target;
   const oldView = current === undefined ? undefined : viewOf(sub, current);
   const transformed = await request.transform(oldView);
-  const view = thaw(transformed.object);
+  const view = transformed.fresh === true ? transformed.object : thaw(transformed.object);
   view.metadata ??= {};
   if (request.verb === 'update') checkName(ctx, view, request);
   if (current === undefined) acceptCreate(ctx, view, request);

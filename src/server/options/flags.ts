@@ -146,6 +146,13 @@ export const FLAGS: readonly FlagSpec[] = [
     usage:
       "A list of controllers to enable (kube-controller-manager's flag; kapi runs them in-process). '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'. All controllers: bootstrap-signer-controller, clusterrole-aggregation-controller, namespace-controller, root-ca-certificate-publisher-controller, serviceaccount-controller, serviceaccount-token-controller, token-cleaner-controller. Disabled-by-default controllers: bootstrap-signer-controller, token-cleaner-controller.",
   },
+  {
+    name: 'leader-elect',
+    kind: 'bool',
+    defaultText: 'true',
+    usage:
+      "Start a leader election client and gain leadership (Lease kube-system/kube-controller-manager) before running the in-process controllers, as kube-controller-manager does. Only used with --storage-backend=etcd3, where several replicas may share the store.",
+  },
   { name: 'request-timeout', kind: 'duration', defaultText: '1m0s', usage: 'The duration a handler must keep a request open before timing it out (not for long-running requests such as watch).' },
   { name: 'min-request-timeout', kind: 'int', defaultText: '1800', usage: 'The minimum number of seconds a handler must keep a request open before timing it out; only used for watch request handlers, which pick a randomized value above this number.' },
   {

@@ -111,23 +111,26 @@ class Cacher implements CachingStorage {
   }
 
   /**
-   * From the cache: ""/"0" from its current revision, "N" replays history after N
-   * (Compacted through onError when N left the window). While the cache is
-   * (re)listing, the watch starts as soon as it is ready.
+   * kube's watch table, from the cache: "0" sends the cache's state as ADDED
+   * ("Start at Any"), "N" replays history after N (Compacted through onError when
+   * N left the window); both start once the cache is ready. "" is the state at the
+   * backend's current revision or later (watchMostRecent). sendInitialEvents false
+   * skips the state.
    */
   watch(prefix: string, opts: StorageWatchOptions): StorageWatch {
     const rv = parseResourceVersion(opts.resourceVersion);
-    const after = rv === undefined || rv === 0 ? undefined : rv;
+    const withState = (rv === undefined || rv === 0) && opts.sendInitialEvents !== false;
     const cache = this.cacheFor(prefix);
     if (cache === undefined) return this.backend.watch(prefix, opts);
-    if (rv === undefined) return this.watchFromNow(prefix, opts);
-    if (cache.ready) return cache.watch(prefix, after, opts);
+    if (rv === undefined) return this.watchMostRecent(prefix, withState, opts);
+    const start = rv > 0 ? rv : withState ? 'state' : undefined;
+    if (cache.ready) return cache.watch(prefix, start, opts);
     let inner: StorageWatch | undefined;
     let closed = false;
     void cache.whenReady().then(() => {
       if (closed || this.closed) return;
       const again = this.cacheFor(prefix);
-      inner = again === undefined ? this.backend.watch(prefix, opts) : again.watch(prefix, after, opts);
+      inner = again === undefined ? this.backend.watch(prefix, opts) : again.watch(prefix, start, opts);
     });
     return {
       close() {
@@ -139,24 +142,26 @@ class Cacher implements CachingStorage {
 
   /**
    * A watch without a resourceVersion starts at the backend's current revision
-   * (kube's "most recent"), not at whatever the cache has reached: once the cache
-   * has that revision it serves the watch, else (etcd reports progress only now and
-   * then) the backend does.
+   * (kube's "Most Recent"), not at whatever the cache has reached: once the cache
+   * has that revision it serves the watch (its state then, or its changes after
+   * that revision), else (etcd reports progress only now and then) the backend does.
    */
-  private watchFromNow(prefix: string, opts: StorageWatchOptions): StorageWatch {
+  private watchMostRecent(prefix: string, withState: boolean, opts: StorageWatchOptions): StorageWatch {
     let inner: StorageWatch | undefined;
     let closed = false;
     if (!this.config.consistentReadsFromCache) return this.backend.watch(prefix, opts);
     const start = async (): Promise<void> => {
       const current = Number(await this.backend.currentResourceVersion());
       const cache = this.cacheFor(prefix);
-      const fresh = cache !== undefined && (await cache.waitFresh(current, this.config.consistentReadTimeoutMs));
+      // A cache still making its first list gets as long as a fresh read would.
+      const bound = cache?.ready === true ? this.config.consistentReadTimeoutMs : this.config.freshnessTimeoutMs;
+      const fresh = cache !== undefined && (await cache.waitFresh(current, bound));
       if (closed || this.closed) return;
-      const from = { ...opts, resourceVersion: String(current) };
-      inner = fresh && cache !== undefined ? cache.watch(prefix, current, from) : this.backend.watch(prefix, from);
+      if (fresh && cache !== undefined) inner = cache.watch(prefix, withState ? 'state' : current, opts);
+      else inner = this.backend.watch(prefix, withState ? opts : { ...opts, resourceVersion: String(current) });
     };
     start().catch((err: unknown) => {
-      if (!closed) opts.onError?.(err instanceof Error ? err : new Error(String(err)));
+      if (!closed) opts.onError(err instanceof Error ? err : new Error(String(err)));
     });
     return {
       close() {

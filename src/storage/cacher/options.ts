@@ -35,7 +35,11 @@ export interface CacherOptions {
   readonly consistentReadsFromCache?: boolean;
   /** Events one watcher may have queued and undelivered before it is cut off. */
   readonly watcherBufferEvents?: number;
-  /** Each cache tells its watchers its revision this often, so idle watches get bookmarks. */
+  /**
+   * Each cache tells its watchers its revision this often (when it moved), so the
+   * bookmark a watch is due (watch handler: about once a minute, and 2 s before
+   * its deadline) carries a recent revision even on a quiet resource.
+   */
   readonly progressIntervalMs?: number;
   /** Backoff bounds for re-listing and re-watching the backend after an error. */
   readonly retryMinMs?: number;
@@ -77,7 +81,7 @@ export function configOf(opts: CacherOptions): CacherConfig {
     consistentReadTimeoutMs: opts.consistentReadTimeoutMs ?? 250,
     consistentReadsFromCache: opts.consistentReadsFromCache ?? true,
     watcherBufferEvents: opts.watcherBufferEvents ?? 10_000,
-    progressIntervalMs: opts.progressIntervalMs ?? 60_000,
+    progressIntervalMs: opts.progressIntervalMs ?? 1_000,
     retryMinMs: opts.retryMinMs ?? 100,
     retryMaxMs: opts.retryMaxMs ?? 5_000,
     clock: opts.clock ?? Date.now,

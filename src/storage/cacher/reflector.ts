@@ -54,6 +54,8 @@ export function startReflector(cache: ResourceCache, config: CacherConfig, opts:
     if (closed) return;
     watch = backend.watch(cache.prefix, {
       resourceVersion: String(cache.revision),
+      // The state came from the list; only changes after it (a store at revision 0 starts from now).
+      sendInitialEvents: false,
       // The object store puts each event's key on it; a store that does not cannot be
       // cached (as with a list without keys).
       onEvent: (e) => {

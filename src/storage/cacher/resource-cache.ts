@@ -8,7 +8,7 @@ import { deepFreeze } from '../object-store/codec.js';
 import type { StorageWatchEvent, StorageWatchOptions } from '../storage.js';
 import { CacheWatcher } from './cache-watcher.js';
 import { EventHistory, tooOld, type CacheEvent } from './history.js';
-import { ObjectIndex } from './object-index.js';
+import { lowerBound, ObjectIndex } from './object-index.js';
 import type { CacherConfig } from './options.js';
 import { SnapshotStore } from './snapshots.js';
 
@@ -144,27 +144,44 @@ export class ResourceCache {
   }
 
   /**
-   * A watch of `prefix` (within this resource) from `after`: history after it is
-   * replayed first (Compacted when it already left the window), then live changes.
+   * A watch of `prefix` (within this resource), then its live changes. `start`: a
+   * revision replays the history after it (Compacted when it already left the
+   * window; one the cache has not reached yet delivers nothing until it passes
+   * it, as kube's watch cache does); 'state' sends the objects now as ADDED
+   * (kube's "Get State and Start at ..."); undefined starts at the cache's revision.
    */
-  watch(prefix: string, after: number | undefined, opts: StorageWatchOptions): CacheWatcher {
-    const from = after ?? this.index.revision;
+  watch(prefix: string, start: number | 'state' | undefined, opts: StorageWatchOptions): CacheWatcher {
     const w = new CacheWatcher({
       prefix,
       watch: opts,
-      after: from,
+      after: typeof start === 'number' ? start : this.index.revision,
       bufferLimit: this.config.watcherBufferEvents,
       onEnd: (ended) => this.watchers.delete(ended),
     });
     this.watchers.add(w);
-    if (after !== undefined) {
+    if (start === 'state') {
+      w.replay(this.stateEvents(prefix));
+    } else if (start !== undefined) {
       try {
-        w.replay(this.history.since(after));
+        w.replay(this.history.since(start));
       } catch (err) {
         w.fail(err instanceof StorageError ? err : new StorageError('Unavailable', String(err), { cause: err }));
       }
     }
     return w;
+  }
+
+  /** The objects under `prefix` now, as the ADDED events a watch with state starts with. */
+  private stateEvents(prefix: string): CacheEvent[] {
+    const { keys, objects } = this.index.snapshot();
+    const time = this.config.clock();
+    const events: CacheEvent[] = [];
+    // Keys are sorted, so the prefix's keys are one run starting at its lower bound.
+    for (let i = lowerBound(keys, prefix); i < keys.length && keys[i]!.startsWith(prefix); i++) {
+      const object = objects[i]!;
+      events.push({ type: 'ADDED', key: keys[i]!, object, prevObject: undefined, revision: Number(object.metadata.resourceVersion), time });
+    }
+    return events;
   }
 
   get watcherCount(): number {

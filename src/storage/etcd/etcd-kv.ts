@@ -204,6 +204,8 @@ export function openEtcdKv(opts: EtcdKvOptions): KV {
         entries: res.kvs.map((kv) => toEntry(keys, kv)),
         revision: listOpts.revision ? listOpts.revision : Number(res.header.revision),
         more: res.more,
+        // etcd counts every key of the range, not only those it returned.
+        ...(res.more ? { remaining: Number(res.count) - res.kvs.length } : {}),
       };
     },
 

@@ -177,8 +177,11 @@ class MemoryKv implements KV {
       value: event.type === 'delete' ? undefined : event.value,
     });
     this.events.push(event);
+    // Watchers of other prefixes learn the revision moved on (SQLite's hub does the
+    // same): a cache of a quiet resource can then answer a consistent read at once.
     for (const w of this.watchers) {
       if (event.key.startsWith(w.prefix)) w.enqueue([event]);
+      else w.progressed();
     }
   }
 

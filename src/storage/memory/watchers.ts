@@ -25,6 +25,12 @@ export class MemoryWatcher implements KvWatch {
     this.schedule();
   }
 
+  /** A write outside the prefix: report progress once what is queued has been delivered. */
+  progressed(): void {
+    if (this.closed || this.opts.onProgress === undefined) return;
+    this.schedule();
+  }
+
   /** Ends the watch for a reason of its own: one onError, nothing after it. */
   fail(err: Error): void {
     if (this.closed) return;
@@ -54,12 +60,12 @@ export class MemoryWatcher implements KvWatch {
 
   private flush(): void {
     this.scheduled = false;
-    if (this.closed || this.pending.length === 0) return;
+    if (this.closed) return;
     const batch = this.pending;
     this.pending = [];
     // A consumer that throws is a bug in the consumer; it surfaces as an uncaught
     // error rather than being swallowed here.
-    this.opts.onEvents(batch);
+    if (batch.length > 0) this.opts.onEvents(batch);
     // Every write is enqueued in its own commit, so once the queue is empty every
     // change up to the current revision has been delivered.
     if (!this.closed && this.pending.length === 0) this.opts.onProgress?.(this.currentRevision());

@@ -6,11 +6,13 @@ import { StorageError, isStorageError } from '../../errors/storage-error.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { KV, KvEntry } from '../kv.js';
 import { checkPreconditions, type GuaranteedUpdateOptions, type GuaranteedUpdateResult, type StorageDeleteOptions } from '../storage.js';
-import { bytesEqual, decodeObject, deepFreeze, encodeObject, type ObjectCodec } from './codec.js';
+import { bytesEqual, decodeObject, encodeObject, type ObjectCodec } from './codec.js';
+import type { DecodedValues } from './decoded.js';
 
 interface Ctx {
   readonly kv: KV;
   readonly codec: ObjectCodec;
+  readonly decoded: DecodedValues;
 }
 
 export function notFound(key: string): StorageError {
@@ -34,7 +36,7 @@ export async function guaranteedUpdate(
   let current = await ctx.kv.get(key);
   for (;;) {
     if (current === undefined && opts.allowCreate !== true) throw notFound(key);
-    const currentObj = current === undefined ? undefined : deepFreeze(decodeEntry(ctx, current));
+    const currentObj = current === undefined ? undefined : ctx.decoded.decode(current.key, current.value, current.modRevision);
     checkPreconditions(key, opts.preconditions, currentObj);
     const next = await opts.tryUpdate({ current: currentObj });
     const bytes = encodeObject(ctx.codec, next);
@@ -42,7 +44,7 @@ export async function guaranteedUpdate(
     if (current === undefined) {
       try {
         const { revision } = await ctx.kv.create(key, bytes);
-        return { object: decodeObject(ctx.codec, { key, value: bytes, revision }), created: true };
+        return { object: ctx.decoded.stored(key, bytes, next, revision), created: true };
       } catch (err) {
         if (!isStorageError(err, 'Exists')) throw err;
         current = await afterLostRace(ctx, key, err);
@@ -51,11 +53,11 @@ export async function guaranteedUpdate(
     }
 
     // kube skips writes that change nothing: no new revision, no watch event.
-    if (bytesEqual(bytes, current.value)) return { object: decodeEntry(ctx, current), created: false };
+    if (bytesEqual(bytes, current.value)) return { object: currentObj!, created: false };
 
     try {
       const { revision } = await ctx.kv.put(key, bytes, { expectedRevision: current.modRevision });
-      return { object: decodeObject(ctx.codec, { key, value: bytes, revision }), created: false };
+      return { object: ctx.decoded.stored(key, bytes, next, revision), created: false };
     } catch (err) {
       if (isStorageError(err, 'Conflict')) current = await afterLostRace(ctx, key, err);
       else if (isStorageError(err, 'NotFound')) current = undefined;

@@ -11,17 +11,9 @@ import { StorageError, isStorageError } from '../../errors/storage-error.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { KV, KvEvent, KvWatch } from '../kv.js';
 import type { ObjectPredicate, StorageWatch, StorageWatchEvent, StorageWatchOptions } from '../storage.js';
-import { decodeObject, deepFreeze, type ObjectCodec } from './codec.js';
+import type { DecodedValues } from './decoded.js';
 import { parseResourceVersion } from './resource-version.js';
 
-/**
- * resourceVersion ""/"0" start from now. kube's "0" means "start from any
- * state", which its watch cache serves from its current snapshot; with no cache
- * below us the freshest state is now, so both mean the same here. Neither sends
- * synthetic ADDED events for existing objects: whoever needs the initial state
- * (the cacher, the watch handler) lists first and watches from the list's RV.
- * Throws BadRequest for a malformed resourceVersion.
- */
 /** The objects decoded from one KV event, shared by every watcher it is delivered to. */
 export interface DecodedEvent {
   object?: KubeObject;
@@ -31,12 +23,54 @@ export interface DecodedEvent {
 /** Per store: KV event -> its decoded objects, alive as long as the backend keeps the event. */
 export type DecodedEvents = WeakMap<KvEvent, DecodedEvent>;
 
-export function watchObjects(
-  ctx: { kv: KV; codec: ObjectCodec; decodedEvents?: DecodedEvents },
-  prefix: string,
-  opts: StorageWatchOptions,
-): StorageWatch {
+/**
+ * A watch by kube's etcd3 watcher: "N" follows every change after N; ""/"0"
+ * first sends the current state (kube: "Get State and Start at Most Recent" and,
+ * with no cache below us to serve an older one, "Start at Any" too) as ADDED
+ * events read by one list, then every change after that list's revision, so
+ * nothing is missed or doubled. sendInitialEvents false skips the state.
+ * Throws BadRequest for a malformed resourceVersion.
+ */
+export function watchObjects(ctx: WatchContext, prefix: string, opts: StorageWatchOptions): StorageWatch {
   const rv = parseResourceVersion(opts.resourceVersion);
+  if ((rv !== undefined && rv > 0) || opts.sendInitialEvents === false) {
+    return watchChanges(ctx, prefix, rv !== undefined && rv > 0 ? rv : undefined, opts);
+  }
+  let closed = false;
+  let inner: StorageWatch | undefined;
+  const fail = (err: unknown): void => {
+    if (closed) return;
+    closed = true;
+    opts.onError(isStorageError(err) ? err : new StorageError('Unavailable', `watch failed: ${String(err)}`, { cause: err }));
+  };
+  ctx.kv.list(prefix).then((listed) => {
+    if (closed) return;
+    for (const entry of listed.entries) {
+      if (closed) return;
+      if (opts.keyFilter !== undefined && !opts.keyFilter(entry.key)) continue;
+      const object = ctx.decoded.decode(entry.key, entry.value, entry.modRevision);
+      if (opts.predicate === undefined || opts.predicate(object)) opts.onEvent({ type: 'ADDED', object, key: entry.key });
+    }
+    if (!closed) inner = watchChanges(ctx, prefix, listed.revision, { ...opts, onError: fail });
+  }).catch(fail);
+  return {
+    close() {
+      closed = true;
+      inner?.close();
+    },
+  };
+}
+
+/** What a watch needs of its store. */
+export interface WatchContext {
+  readonly kv: KV;
+  /** Decodes stored values, sharing the objects of values already decoded or just written. */
+  readonly decoded: DecodedValues;
+  readonly decodedEvents?: DecodedEvents;
+}
+
+/** Every change after `after` (absent: after the current revision). */
+function watchChanges(ctx: WatchContext, prefix: string, after: number | undefined, opts: StorageWatchOptions): StorageWatch {
   let closed = false;
   // A backend may report an error while kv.watch() is still running; the
   // handle then does not exist yet and is closed right after it does.
@@ -48,10 +82,13 @@ export function watchObjects(
     opts.onError(err);
   };
   kvWatch = ctx.kv.watch(prefix, {
-    ...(rv !== undefined && rv > 0 ? { afterRevision: rv } : {}),
+    ...(after === undefined ? {} : { afterRevision: after }),
     onEvents: (events) => {
       for (const e of events) {
         if (closed) return;
+        // A backend asked for changes after a revision it has not reached may
+        // deliver from where it is; kube's (etcd's) watch starts after it.
+        if (after !== undefined && e.revision <= after) continue;
         if (opts.keyFilter !== undefined && !opts.keyFilter(e.key)) continue;
         let event: StorageWatchEvent | undefined;
         try {
@@ -67,7 +104,7 @@ export function watchObjects(
       fail(isStorageError(err) ? err : new StorageError('Unavailable', `watch failed: ${err.message}`, { cause: err }));
     },
     onProgress: (revision) => {
-      if (!closed) opts.onProgress?.(String(revision));
+      if (!closed && (after === undefined || revision >= after)) opts.onProgress?.(String(revision));
     },
   });
   if (closed) kvWatch.close();
@@ -81,7 +118,7 @@ export function watchObjects(
 }
 
 function toWatchEvent(
-  ctx: { codec: ObjectCodec; decodedEvents?: DecodedEvents },
+  ctx: WatchContext,
   e: KvEvent,
   predicate: ObjectPredicate | undefined,
 ): StorageWatchEvent | undefined {
@@ -93,7 +130,7 @@ function toWatchEvent(
   const decoded = shared;
   // Both are stamped with the event's revision, so they depend on the event alone.
   const decode = (field: 'object' | 'previous', value: Uint8Array): KubeObject =>
-    (decoded[field] ??= deepFreeze(decodeObject(ctx.codec, { key: e.key, value, revision: e.revision })));
+    (decoded[field] ??= ctx.decoded.decode(e.key, value, e.revision));
   const matches = (obj: KubeObject): boolean => predicate === undefined || predicate(obj);
   // For a delete the KV gives the last value, so the object is the last state.
   const obj = decode('object', e.value);

@@ -68,7 +68,11 @@ export function readList(st: Statements, state: RevisionState, prefix: string, o
   }
   const more = limit !== 0 && entries.length > limit;
   if (more) entries.length = limit;
-  return { entries, revision: rev, more };
+  if (!more) return { entries, revision: rev, more };
+  // The keys after this page, as etcd's range count gives them: known cheaply for
+  // the current state (an index count); a page of an older revision leaves it unknown.
+  const remaining = rev === state.revision ? st.countAfter.get(entries[entries.length - 1]!.key, range.high)!.n : undefined;
+  return { entries, revision: rev, more, ...(remaining === undefined ? {} : { remaining }) };
 }
 
 /**

@@ -76,6 +76,9 @@ export function prepareStatements(db: Database.Database) {
     count: db.prepare<[string, string], { n: number }>(
       'SELECT count(*) AS n FROM kv WHERE key >= ? AND key < ? AND deleted = 0',
     ),
+    countAfter: db.prepare<[string, string], { n: number }>(
+      'SELECT count(*) AS n FROM kv WHERE key > ? AND key < ? AND deleted = 0',
+    ),
     logAt: db.prepare<[number], LogRow>(`SELECT ${LOG_COLUMNS} FROM log WHERE revision = ?`),
     // A create's prev_revision points at a tombstone, not at a value it replaced.
     watchRange: db.prepare<[number, string, string, number], WatchRow>(

@@ -15,7 +15,8 @@ export interface TestBackend {
   breakWatches(err: Error): void;
 }
 
-export function testBackend(): TestBackend {
+/** `progress: false` hides the KV's progress reports, as a backend that cannot tell (etcd with progress off). */
+export function testBackend(opts: { progress?: boolean } = {}): TestBackend {
   const kv = openMemoryKv();
   const inner = createObjectStore({ kv });
   const reads = { get: 0, list: 0, watch: 0 };
@@ -24,17 +25,22 @@ export function testBackend(): TestBackend {
     ...bind(inner),
     get: (key, opts) => (reads.get++, inner.get(key, opts)),
     list: (prefix, opts) => (reads.list++, inner.list(prefix, opts)),
-    watch: (prefix, opts: StorageWatchOptions) => {
+    watch: (prefix, watchOpts: StorageWatchOptions) => {
       reads.watch++;
       let ended = false;
-      const w = inner.watch(prefix, { ...opts, onError: (err) => entry.fail(err) });
+      const { onProgress, ...rest } = watchOpts;
+      const w = inner.watch(prefix, {
+        ...rest,
+        ...(opts.progress === false || onProgress === undefined ? {} : { onProgress }),
+        onError: (err) => entry.fail(err),
+      });
       const entry = {
         fail: (err: Error) => {
           if (ended) return;
           ended = true;
           open.delete(entry);
           w.close();
-          opts.onError(err);
+          watchOpts.onError(err);
         },
       };
       open.add(entry);

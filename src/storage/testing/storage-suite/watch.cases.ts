@@ -1,4 +1,4 @@
-// watch (from a revision, from now, predicate transitions) and compaction.
+// watch (from a revision, with the state, from now, predicate transitions) and compaction.
 import { expect } from 'vitest';
 import { isStorageError } from '../../../errors/storage-error.js';
 import type { KubeObject } from '../../../schema/object.js';
@@ -97,11 +97,63 @@ export const watchCases: SuiteGroup = {
         }
       },
     },
+    // kube's watch table: unset is "Get State and Start at Most Recent", "0" "Get
+    // State and Start at Any": the current state as ADDED, then every later change.
+    ...(['', '0', undefined] as const).map((rv) => ({
+      name: `resourceVersion ${rv === undefined ? 'absent' : JSON.stringify(rv)} sends the state as ADDED, then later changes`,
+      run: async (ctx: SuiteContext) => {
+        const a = await ctx.storage.create(ctx.key('a'), configMap('a', { data: { v: '1' } }));
+        await ctx.storage.create(ctx.key('b'), configMap('b', { data: { v: '1' } }));
+        const b2 = (await set(ctx, 'b', {}, '2')).object;
+        // A deleted object is not part of the state.
+        await ctx.storage.create(ctx.key('gone'), configMap('gone'));
+        await ctx.storage.delete(ctx.key('gone'));
+        const w = recordWatch(ctx.storage, ctx.prefix, rv === undefined ? {} : { resourceVersion: rv });
+        try {
+          await w.until('the state', () => w.events.length >= 2);
+          const c = await ctx.storage.create(ctx.key('c'), configMap('c'));
+          const a2 = (await set(ctx, 'a', {}, '2')).object;
+          const got = await drainWith(ctx, w);
+          // The state in any order (kube's cache sends it in key order, etcd too), then changes in order.
+          expect(got.slice(0, 2).sort((x, y) => String(x.name).localeCompare(String(y.name)))).toEqual([
+            { type: 'ADDED', name: 'a', rv: rvOf(a), data: { v: '1' } },
+            { type: 'ADDED', name: 'b', rv: rvOf(b2), data: { v: '2' } },
+          ]);
+          expect(got.slice(2)).toEqual([
+            { type: 'ADDED', name: 'c', rv: rvOf(c), data: { v: '1' } },
+            { type: 'MODIFIED', name: 'a', rv: rvOf(a2), data: { v: '2' } },
+          ]);
+          expect(w.errors).toEqual([]);
+        } finally {
+          w.close();
+        }
+      },
+    })),
+    {
+      name: 'the state a watch starts with holds only what the predicate and key filter accept',
+      run: async (ctx) => {
+        const yes = { match: 'yes' };
+        await ctx.storage.create(ctx.key('a'), configMap('a', { labels: yes }));
+        await ctx.storage.create(ctx.key('b'), configMap('b', { labels: { match: 'no' } }));
+        await ctx.storage.create(ctx.key('c'), configMap('c', { labels: yes }));
+        const w = recordWatch(ctx.storage, ctx.prefix, {
+          predicate: (o: KubeObject) => o.metadata.labels?.['match'] === 'yes',
+          keyFilter: (key) => !key.endsWith('/c'),
+        });
+        try {
+          const got = await drainWith(ctx, w);
+          expect(got.map((e) => [e.type, e.name])).toEqual([['ADDED', 'a']]);
+        } finally {
+          w.close();
+        }
+      },
+    },
+    // sendInitialEvents=false: no state; "" starts at the most recent revision, "0" at any.
     ...(['', '0'] as const).map((rv) => ({
-      name: `resourceVersion ${JSON.stringify(rv)} starts from now`,
+      name: `resourceVersion ${JSON.stringify(rv)} without initial events starts from now`,
       run: async (ctx: SuiteContext) => {
         await ctx.storage.create(ctx.key('old'), configMap('old'));
-        const w = recordWatch(ctx.storage, ctx.prefix, { resourceVersion: rv });
+        const w = recordWatch(ctx.storage, ctx.prefix, { resourceVersion: rv, sendInitialEvents: false });
         try {
           // A backend may take a moment to establish a watch "from now": write
           // until one write is seen, with a bound, instead of sleeping.
@@ -117,6 +169,25 @@ export const watchCases: SuiteGroup = {
         }
       },
     })),
+    {
+      name: 'a resourceVersion not reached yet delivers the changes after it once they happen',
+      run: async (ctx) => {
+        const now = Number(await ctx.storage.currentResourceVersion());
+        const w = recordWatch(ctx.storage, ctx.prefix, { resourceVersion: String(now + 2) });
+        try {
+          const written = [];
+          for (const name of ['a', 'b', 'c', 'd']) written.push(await ctx.storage.create(ctx.key(name), configMap(name)));
+          // Other cases' writes may share the revision counter: only changes after now+2 come.
+          const got = await drainWith(ctx, w);
+          expect(got.length).toBeGreaterThan(0);
+          expect(got.every((e) => e.rv > now + 2)).toBe(true);
+          expect(got.map((e) => e.name)).toEqual(written.filter((o) => rvOf(o) > now + 2).map((o) => o.metadata.name));
+          expect(w.errors).toEqual([]);
+        } finally {
+          w.close();
+        }
+      },
+    },
     {
       name: 'a predicate turns matching transitions into ADDED and DELETED',
       run: async (ctx) => {

@@ -1,0 +1,49 @@
+// One decoded object per stored value. A KV hands out the very bytes it was given
+// or last read (SQLite's write log and latest-value cache, the memory KV), so the
+// same value reaches get, list, the guaranteed-update loop and every watch event
+// of its revision: it is decoded the first time and the deep-frozen object is
+// shared from then on (and, through codecs/shared-encoding.ts, its encodings).
+// A write registers the object it stored, so reading its own bytes back — the
+// watch event that feeds the watch cache, the next update's current state — costs
+// no decode at all. Values the KV drops take their objects with them.
+import type { KubeObject } from '../../schema/object.js';
+import { decodeObject, deepFreeze, jsonObjectCodec, type ObjectCodec } from './codec.js';
+
+export class DecodedValues {
+  private readonly byValue = new WeakMap<Uint8Array, KubeObject>();
+  /**
+   * Decoding what the codec encoded gives back the same JSON-shaped object (true
+   * of JSON); a codec that drops or reshapes fields (protobuf) must decode.
+   */
+  private readonly faithful: boolean;
+
+  constructor(private readonly codec: ObjectCodec) {
+    this.faithful = codec === jsonObjectCodec;
+  }
+
+  /**
+   * The frozen object stored as `value`, stamped with `revision`. A delete's
+   * event carries the last value at the deleting revision: that stamp differs,
+   * so it gets its own object. Throws InvalidObject.
+   */
+  decode(key: string, value: Uint8Array, revision: number): KubeObject {
+    const known = this.byValue.get(value);
+    if (known !== undefined && known.metadata.resourceVersion === String(revision)) return known;
+    const object = deepFreeze(decodeObject(this.codec, { key, value, revision }));
+    if (known === undefined) this.byValue.set(value, object);
+    return object;
+  }
+
+  /**
+   * What a write stored as `value` at `revision`: `object` (the input of the
+   * encode, minus what encodeObject strips) with its resourceVersion, frozen and
+   * remembered. The caller hands `object` over.
+   */
+  stored(key: string, value: Uint8Array, object: KubeObject, revision: number): KubeObject {
+    if (!this.faithful) return this.decode(key, value, revision);
+    const { selfLink: _selfLink, ...metadata } = object.metadata;
+    const result = deepFreeze({ ...object, metadata: { ...metadata, resourceVersion: String(revision) } });
+    this.byValue.set(value, result);
+    return result;
+  }
+}

@@ -8,7 +8,7 @@
 // protobuf have a piecewise form; YAML and Tables keep the one-piece encoding.
 import type { Codec } from './codec.js';
 import { goEscape, jsonCodec } from './json.js';
-import { PROTOBUF_MAGIC, protobufCodec } from './protobuf.js';
+import { protobufCodec, writeEnvelopeStart } from './protobuf.js';
 import { isScalarType, messageDescriptor, messageForKind } from './protobuf/descriptors.js';
 import { encoderFor } from './protobuf/encode.js';
 import { LENGTH_DELIMITED, Writer } from './protobuf/wire.js';
@@ -140,15 +140,7 @@ function protobufListEncoding(list: Record<string, unknown> & { items: unknown[]
     },
     head: (itemsLength) => {
       const w = new Writer(64 + metaPart.length);
-      w.raw(PROTOBUF_MAGIC);
-      w.tag(1, LENGTH_DELIMITED);
-      const typeMeta = w.fork();
-      w.tag(1, LENGTH_DELIMITED);
-      w.string(apiVersion);
-      w.tag(2, LENGTH_DELIMITED);
-      w.string(kind);
-      w.ldelim(typeMeta);
-      w.tag(2, LENGTH_DELIMITED);
+      writeEnvelopeStart(w, apiVersion, kind);
       w.uint32(metaPart.length + itemsLength);
       w.raw(metaPart);
       return w.finish();

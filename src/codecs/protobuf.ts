@@ -113,15 +113,7 @@ function encode(obj: unknown): Buffer {
   }
   try {
     const w = new Writer();
-    w.raw(PROTOBUF_MAGIC);
-    w.tag(1, LENGTH_DELIMITED);
-    const typeMeta = w.fork();
-    w.tag(1, LENGTH_DELIMITED);
-    w.string(apiVersion);
-    w.tag(2, LENGTH_DELIMITED);
-    w.string(kind);
-    w.ldelim(typeMeta);
-    w.tag(2, LENGTH_DELIMITED);
+    writeEnvelopeStart(w, apiVersion, kind);
     const raw = w.fork();
     encoderFor(message).encode(w, obj);
     w.ldelim(raw);
@@ -138,3 +130,20 @@ function encode(obj: unknown): Buffer {
 }
 
 export const protobufCodec: Codec = { mediaType: PROTOBUF_MEDIA_TYPE, decode, encode };
+
+/**
+ * The `k8s\0` envelope up to its payload: the magic, runtime.Unknown's TypeMeta
+ * (field 1: apiVersion, kind), then the tag of its raw field (2), whose length the
+ * caller writes next.
+ */
+export function writeEnvelopeStart(w: Writer, apiVersion: string, kind: string): void {
+  w.raw(PROTOBUF_MAGIC);
+  w.tag(1, LENGTH_DELIMITED);
+  const typeMeta = w.fork();
+  w.tag(1, LENGTH_DELIMITED);
+  w.string(apiVersion);
+  w.tag(2, LENGTH_DELIMITED);
+  w.string(kind);
+  w.ldelim(typeMeta);
+  w.tag(2, LENGTH_DELIMITED);
+}

@@ -5,6 +5,7 @@
 // own members only, strings only, and expiration parsed as Go's time.RFC3339
 // (anything else counts as expired, as GetExpiration does).
 import { CompactSign } from 'jose';
+import { parseRfc3339 } from '../schema/go-time.js';
 import type { KubeObject } from '../schema/object.js';
 
 export const BOOTSTRAP_TOKEN_SECRET_TYPE = 'bootstrap.kubernetes.io/token';
@@ -21,8 +22,6 @@ export const JWS_KEY_PREFIX = 'jws-kubeconfig-';
 const SECRET_NAME = /^bootstrap-token-([a-z0-9]{6})$/;
 /** bootstrapapi.BootstrapTokenSecretPattern: kubeadm can only join with a secret of this shape. */
 const TOKEN_SECRET = /^[a-z0-9]{16}$/;
-/** time.RFC3339 as Go parses it: fractional seconds allowed, `Z` or a numeric offset. */
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|([+-])(\d{2}):(\d{2}))$/;
 
 /** A Secret's data value as text; undefined when absent or not a string (data is base64 on the wire). */
 export function secretData(secret: KubeObject, key: string): string | undefined {
@@ -30,28 +29,6 @@ export function secretData(secret: KubeObject, key: string): string | undefined 
   if (data === null || typeof data !== 'object' || Array.isArray(data) || !Object.hasOwn(data, key)) return undefined;
   const value: unknown = (data as Record<string, unknown>)[key];
   return typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : undefined;
-}
-
-function daysIn(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-/** Milliseconds since the epoch of an RFC 3339 time, or undefined when Go's time.Parse would refuse it. */
-export function parseRfc3339(text: string): number | undefined {
-  const m = RFC3339.exec(text);
-  if (m === null) return undefined;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) return undefined;
-  let offsetMin = 0;
-  if (m[7] !== 'Z') {
-    const oh = Number(m[9]);
-    const om = Number(m[10]);
-    if (oh > 23 || om > 59) return undefined;
-    offsetMin = (m[8] === '-' ? -1 : 1) * (oh * 60 + om);
-  }
-  const frac = /\.(\d+)/.exec(text.slice(19))?.[1] ?? '';
-  const ms = frac === '' ? 0 : Math.floor(Number(`0.${frac}`) * 1000);
-  return Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMin * 60_000;
 }
 
 export type Expiration = { readonly expired: true } | { readonly expired: false; readonly at: Date | undefined };

@@ -3,7 +3,8 @@
 // time.RFC3339 parsing, and which Secrets may sign — hostile ones included.
 import { compactVerify } from 'jose';
 import { describe, expect, test } from 'vitest';
-import { detachedSignature, parseRfc3339, signingToken, tokenExpiration } from '../../src/controllers/bootstrap-tokens.js';
+import { detachedSignature, signingToken, tokenExpiration } from '../../src/controllers/bootstrap-tokens.js';
+import { parseRfc3339 } from '../../src/schema/go-time.js';
 import type { KubeObject } from '../../src/schema/object.js';
 
 const NOW = new Date('2026-06-01T00:00:00Z');

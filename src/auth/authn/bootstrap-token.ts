@@ -8,6 +8,7 @@
 // `system:bootstrappers` plus those groups. A token of this shape that fails a
 // check is not accepted (so it is a 401, never another identity).
 import { timingSafeEqual } from 'node:crypto';
+import { parseRfc3339 } from '../../schema/go-time.js';
 import type { KubeObject } from '../../schema/object.js';
 import { bearerToken, type Authenticator } from './authenticator.js';
 
@@ -33,20 +34,6 @@ function equalSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Go's time.RFC3339 layout; Date.parse alone also takes bare dates and other forms Go refuses. */
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** time.Parse(time.RFC3339, text) as a Date; undefined where Go answers an error (bad form, day or hour out of range). */
-function parseRfc3339(text: string): Date | undefined {
-  const m = RFC3339.exec(text);
-  if (m === null) return undefined;
-  const [year, month, day, hour] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])];
-  // Date.parse rolls 2099-04-31 over to May 1st and takes hour 24; Go refuses both.
-  if (hour > 23 || new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) return undefined;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : new Date(at);
-}
-
 /**
  * The expiration of a token Secret, or undefined when it has none; one Go cannot
  * parse counts as expired, as kube's bootstrap secret util HasExpired says.
@@ -54,7 +41,8 @@ function parseRfc3339(text: string): Date | undefined {
 export function tokenExpiration(secret: KubeObject): Date | undefined | 'invalid' {
   const text = secretValue(secret, 'expiration');
   if (text === undefined) return undefined;
-  return parseRfc3339(text) ?? 'invalid';
+  const at = parseRfc3339(text);
+  return at === undefined ? 'invalid' : new Date(at);
 }
 
 /** The extra groups of a token Secret; undefined when one is not a bootstrappers group. */

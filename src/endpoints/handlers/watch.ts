@@ -79,15 +79,12 @@ function startStream(request: FastifyRequest, reply: FastifyReply, contentType: 
 export interface WatchHandlerOptions {
   /** Table ages and the bookmark schedule read it. */
   readonly clock?: () => Date;
-  /** How often a watch with allowWatchBookmarks gets a bookmark (default: kube's minute); tests lower it. */
-  readonly bookmarkIntervalMs?: number;
 }
 
 /** The WATCH handler; `clock` is injected so tests own time. */
 export function createWatchHandler(opts: WatchHandlerOptions = {}): Handler {
   const clock = opts.clock ?? (() => new Date());
-  const bookmarkIntervalMs = opts.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS;
-  return (request, reply, scope) => serveWatch({ request, reply, scope, clock, bookmarkIntervalMs });
+  return (request, reply, scope) => serveWatch({ request, reply, scope, clock });
 }
 
 interface WatchContext {
@@ -95,7 +92,6 @@ interface WatchContext {
   readonly reply: FastifyReply;
   readonly scope: HandlerScope;
   readonly clock: () => Date;
-  readonly bookmarkIntervalMs: number;
 }
 
 async function serveWatch(ctx: WatchContext): Promise<FastifyReply> {
@@ -235,10 +231,10 @@ async function serveWatch(ctx: WatchContext): Promise<FastifyReply> {
         bookmark(progressed);
         // The bookmark just before the deadline is the last one.
         if (deadline - now <= 2_000) return;
-        arm(nextBookmarkDelay(now, deadline, ctx.bookmarkIntervalMs));
+        arm(nextBookmarkDelay(now, deadline, DEFAULT_BOOKMARK_INTERVAL_MS));
       }, delay);
     };
-    arm(nextBookmarkDelay(clock().getTime(), deadline, ctx.bookmarkIntervalMs));
+    arm(nextBookmarkDelay(clock().getTime(), deadline, DEFAULT_BOOKMARK_INTERVAL_MS));
   }
   finish = () => {
     if (ended) return;

@@ -219,18 +219,23 @@ async function serveWatch(ctx: WatchContext): Promise<FastifyReply> {
   let bookmarkTimer: NodeJS.Timeout | undefined;
   if (bookmarks) {
     const deadline = clock().getTime() + timeoutSeconds * 1000;
+    const lastAt = deadline - 2_000;
     const arm = (delay: number | undefined): void => {
       if (delay === undefined || ended) return;
+      // Decided when armed, not from the clock when the timer fires: a timer may
+      // fire a millisecond before its time, and must not then arm a second
+      // "last" bookmark right behind the first.
+      const last = clock().getTime() + delay >= lastAt;
       bookmarkTimer = setTimeout(() => {
         const now = clock().getTime();
         // Nothing to report yet: try again soon rather than a whole interval later.
         if (progressed === undefined) {
-          if (deadline - now > 2_000) arm(Math.min(BOOKMARK_RETRY_MS, deadline - 2_000 - now));
+          if (!last) arm(Math.max(0, Math.min(BOOKMARK_RETRY_MS, lastAt - now)));
           return;
         }
         bookmark(progressed);
         // The bookmark just before the deadline is the last one.
-        if (deadline - now <= 2_000) return;
+        if (last) return;
         arm(nextBookmarkDelay(now, deadline, DEFAULT_BOOKMARK_INTERVAL_MS));
       }, delay);
     };

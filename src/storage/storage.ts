@@ -84,6 +84,14 @@ export interface GuaranteedUpdateOptions {
    * Returning the same resourceVersion'd object unchanged skips the write.
    */
   readonly tryUpdate: (ctx: UpdateContext) => KubeObject | Promise<KubeObject>;
+  /**
+   * Optional (additive, #11): the object as the watch cache holds it (frozen,
+   * resourceVersion set), kube's cachedExistingObject. The first attempt starts
+   * from it without reading the backend; it may be behind, so a failed
+   * precondition, a tryUpdate error or a no-op found against it is only
+   * answered once a read of the backend confirms it (kube's origStateIsCurrent).
+   */
+  readonly cachedExisting?: KubeObject;
 }
 
 export interface GuaranteedUpdateResult {
@@ -96,6 +104,12 @@ export interface StorageDeleteOptions {
   readonly preconditions?: Preconditions;
   /** Last check before the delete commits, with the object about to be deleted (preconditions already hold). */
   readonly validateDeletion?: (current: KubeObject) => void | Promise<void>;
+  /**
+   * Optional (additive, #11): the watch cache's copy of the object, as for
+   * guaranteedUpdate: checked first without a read; a refusal of it is confirmed
+   * by a read before it is answered.
+   */
+  readonly cachedExisting?: KubeObject;
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

@@ -102,12 +102,34 @@ class Cacher implements CachingStorage {
     return listFromCache(cache, this.config, prefix, opts);
   }
 
+  /**
+   * As kube's Cacher: the write starts from the cache's copy of the object
+   * (cachedExisting), so its first attempt reads nothing from the backend; the
+   * backend store treats the copy as possibly stale. A caller's own hint is
+   * replaced, or dropped when the cache has no copy.
+   */
   guaranteedUpdate(key: string, opts: GuaranteedUpdateOptions): Promise<GuaranteedUpdateResult> {
-    return this.backend.guaranteedUpdate(key, opts);
+    const { cachedExisting: _caller, ...rest } = opts;
+    const cachedExisting = this.cachedObject(key);
+    return this.backend.guaranteedUpdate(key, cachedExisting === undefined ? rest : { ...rest, cachedExisting });
   }
 
-  delete(key: string, opts?: StorageDeleteOptions): Promise<KubeObject> {
-    return this.backend.delete(key, opts);
+  delete(key: string, opts: StorageDeleteOptions = {}): Promise<KubeObject> {
+    const { cachedExisting: _caller, ...rest } = opts;
+    const cachedExisting = this.cachedObject(key);
+    return this.backend.delete(key, cachedExisting === undefined ? rest : { ...rest, cachedExisting });
+  }
+
+  /**
+   * The cache's copy of `key`'s object, when its resource's cache is ready and
+   * has one. A write does not start a cache: only reads do.
+   */
+  private cachedObject(key: string): KubeObject | undefined {
+    if (this.closed) return undefined;
+    const prefix = this.config.resourcePrefix(key);
+    const entry = prefix === undefined ? undefined : this.entries.get(prefix);
+    if (entry === undefined || entry.uncached || !entry.cache.ready || entry.cache.isClosed) return undefined;
+    return entry.cache.index.get(key);
   }
 
   /**

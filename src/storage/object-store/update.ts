@@ -1,7 +1,10 @@
 // The optimistic write loops of kube's etcd3 store (GuaranteedUpdate and
 // conditionalDelete): read, check preconditions, compute, compare-and-swap on the
 // modRevision read, and on a lost race start again from the entry the KV's
-// Conflict carries, so a retry costs no extra read.
+// Conflict carries, so a retry costs no extra read. Given the watch cache's copy
+// of the object (kube's cachedExistingObject) the first attempt skips the read
+// too: a stale copy only costs the compare-and-swap that fails and hands back
+// the current entry.
 import { StorageError, isStorageError } from '../../errors/storage-error.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { KV, KvEntry } from '../kv.js';
@@ -15,17 +18,61 @@ interface Ctx {
   readonly decoded: DecodedValues;
 }
 
+/** What one attempt starts from: the stored entry (or its absence), or the watch cache's copy. */
+interface State {
+  /** undefined: the key is absent (only ever a current state). */
+  readonly object: KubeObject | undefined;
+  /** The modRevision the compare-and-swap expects (0 when absent). */
+  readonly revision: number;
+  /** The stored bytes; undefined for the cache's copy, whose bytes were never read. */
+  readonly value: Uint8Array | undefined;
+  /**
+   * Read from the KV or handed back by a lost compare-and-swap, so known to be
+   * the stored state (kube's origStateIsCurrent); false for the cache's copy.
+   */
+  readonly isCurrent: boolean;
+}
+
 export function notFound(key: string): StorageError {
   return new StorageError('NotFound', `key ${key} not found`, { key });
 }
 
-function decodeEntry(ctx: Ctx, entry: KvEntry): KubeObject {
-  return decodeObject(ctx.codec, { key: entry.key, value: entry.value, revision: entry.modRevision });
+function stateOf(ctx: Ctx, entry: KvEntry | undefined): State {
+  if (entry === undefined) return { object: undefined, revision: 0, value: undefined, isCurrent: true };
+  const object = ctx.decoded.decode(entry.key, entry.value, entry.modRevision);
+  return { object, revision: entry.modRevision, value: entry.value, isCurrent: true };
+}
+
+async function readState(ctx: Ctx, key: string): Promise<State> {
+  return stateOf(ctx, await ctx.kv.get(key));
+}
+
+/**
+ * The first state: the cache's copy when one is given with a usable
+ * resourceVersion (kube's getStateFromObject), else a read.
+ */
+async function firstState(ctx: Ctx, key: string, cached: KubeObject | undefined): Promise<State> {
+  const rv = cached?.metadata.resourceVersion;
+  const revision = rv !== undefined && /^[1-9][0-9]*$/.test(rv) ? Number(rv) : 0;
+  if (cached === undefined || !Number.isSafeInteger(revision) || revision <= 0) return readState(ctx, key);
+  return { object: cached, revision, value: undefined, isCurrent: false };
 }
 
 /** The entry after a lost race: the one the error carries, or a fresh read if it has none. */
-async function afterLostRace(ctx: Ctx, key: string, err: StorageError): Promise<KvEntry | undefined> {
-  return err.current ?? (await ctx.kv.get(key));
+async function afterLostRace(ctx: Ctx, key: string, err: StorageError): Promise<State> {
+  return stateOf(ctx, err.current ?? (await ctx.kv.get(key)));
+}
+
+/**
+ * A refusal of the cache's copy may only say the copy is behind: read, and
+ * answer `err` only when the stored state is that very revision (kube's
+ * "cachedRev == origState.rev"); otherwise the caller tries again from the read.
+ */
+async function confirmRefusal(ctx: Ctx, key: string, state: State, err: unknown): Promise<State> {
+  if (state.isCurrent) throw err;
+  const read = await readState(ctx, key);
+  if (read.revision === state.revision) throw err;
+  return read;
 }
 
 export async function guaranteedUpdate(
@@ -33,36 +80,65 @@ export async function guaranteedUpdate(
   key: string,
   opts: GuaranteedUpdateOptions,
 ): Promise<GuaranteedUpdateResult> {
-  let current = await ctx.kv.get(key);
+  let state = await firstState(ctx, key, opts.cachedExisting);
   for (;;) {
-    if (current === undefined && opts.allowCreate !== true) throw notFound(key);
-    const currentObj = current === undefined ? undefined : ctx.decoded.decode(current.key, current.value, current.modRevision);
-    checkPreconditions(key, opts.preconditions, currentObj);
-    const next = await opts.tryUpdate({ current: currentObj });
+    if (state.object === undefined && opts.allowCreate !== true) throw notFound(key);
+    let next: KubeObject;
+    try {
+      checkPreconditions(key, opts.preconditions, state.object);
+      next = await opts.tryUpdate({ current: state.object });
+    } catch (err) {
+      state = await confirmRefusal(ctx, key, state, err);
+      continue;
+    }
     const bytes = encodeObject(ctx.codec, next);
 
-    if (current === undefined) {
+    if (state.object === undefined) {
       try {
         const { revision } = await ctx.kv.create(key, bytes);
         return { object: ctx.decoded.stored(key, bytes, next, revision), created: true };
       } catch (err) {
         if (!isStorageError(err, 'Exists')) throw err;
-        current = await afterLostRace(ctx, key, err);
+        state = await afterLostRace(ctx, key, err);
         continue;
       }
     }
 
     // kube skips writes that change nothing: no new revision, no watch event.
-    if (bytesEqual(bytes, current.value)) return { object: currentObj!, created: false };
+    if (bytesEqual(bytes, state.value ?? encodeObject(ctx.codec, state.object))) {
+      if (state.isCurrent) return { object: state.object, created: false };
+      // Equal to the cache's copy is not equal to what is stored: only the stored
+      // bytes may skip the write (kube refreshes before short-circuiting too).
+      const read = await readState(ctx, key);
+      if (read.object !== undefined && bytesEqual(bytes, read.value!) && preconditionsHold(key, opts, read.object)) {
+        return { object: read.object, created: false };
+      }
+      state = read;
+      continue;
+    }
 
     try {
-      const { revision } = await ctx.kv.put(key, bytes, { expectedRevision: current.modRevision });
+      const { revision } = await ctx.kv.put(key, bytes, { expectedRevision: state.revision });
       return { object: ctx.decoded.stored(key, bytes, next, revision), created: false };
     } catch (err) {
-      if (isStorageError(err, 'Conflict')) current = await afterLostRace(ctx, key, err);
-      else if (isStorageError(err, 'NotFound')) current = undefined;
+      if (isStorageError(err, 'Conflict')) state = await afterLostRace(ctx, key, err);
+      else if (isStorageError(err, 'NotFound')) state = stateOf(ctx, undefined);
       else throw err;
     }
+  }
+}
+
+/**
+ * The stored bytes equal the cache's copy's, so they hold the same uid; a
+ * resourceVersion precondition may still name the copy's revision, not the
+ * stored one (a write of identical bytes in between): then the loop answers it.
+ */
+function preconditionsHold(key: string, opts: GuaranteedUpdateOptions, obj: KubeObject): boolean {
+  try {
+    checkPreconditions(key, opts.preconditions, obj);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -73,18 +149,22 @@ export async function deleteObject(ctx: Ctx, key: string, opts: StorageDeleteOpt
     const res = await ctx.kv.delete(key);
     return decodeObject(ctx.codec, { key, value: res.previous.value, revision: res.revision });
   }
-  let current = await ctx.kv.get(key);
+  let state = await firstState(ctx, key, opts.cachedExisting);
   for (;;) {
-    if (current === undefined) throw notFound(key);
-    const obj = decodeEntry(ctx, current);
-    checkPreconditions(key, opts.preconditions, obj);
-    await opts.validateDeletion?.(obj);
+    if (state.object === undefined) throw notFound(key);
     try {
-      const res = await ctx.kv.delete(key, { expectedRevision: current.modRevision });
+      checkPreconditions(key, opts.preconditions, state.object);
+      await opts.validateDeletion?.(state.object);
+    } catch (err) {
+      state = await confirmRefusal(ctx, key, state, err);
+      continue;
+    }
+    try {
+      const res = await ctx.kv.delete(key, { expectedRevision: state.revision });
       return decodeObject(ctx.codec, { key, value: res.previous.value, revision: res.revision });
     } catch (err) {
-      if (isStorageError(err, 'Conflict')) current = await afterLostRace(ctx, key, err);
-      else if (isStorageError(err, 'NotFound')) current = undefined;
+      if (isStorageError(err, 'Conflict')) state = await afterLostRace(ctx, key, err);
+      else if (isStorageError(err, 'NotFound')) state = stateOf(ctx, undefined);
       else throw err;
     }
   }

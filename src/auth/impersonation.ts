@@ -158,8 +158,12 @@ export async function impersonate(opts: { caller: UserInfo; headers: Impersonati
         break;
     }
   }
-  if (!groupsSpecified && username !== ANONYMOUS && !groups.includes(ALL_AUTHENTICATED) && !groups.includes(ALL_UNAUTHENTICATED)) {
-    groups.push(ALL_AUTHENTICATED);
+  // kube adds system:authenticated whatever groups were named (unless one of them is
+  // system:authenticated or system:unauthenticated), and system:unauthenticated to system:anonymous.
+  if (username !== ANONYMOUS) {
+    if (!groups.includes(ALL_AUTHENTICATED) && !groups.includes(ALL_UNAUTHENTICATED)) groups.push(ALL_AUTHENTICATED);
+  } else if (!groups.includes(ALL_UNAUTHENTICATED)) {
+    groups.push(ALL_UNAUTHENTICATED);
   }
   return { username, groups, ...(uid === undefined ? {} : { uid }), ...(Object.keys(extra).length === 0 ? {} : { extra }) };
 }

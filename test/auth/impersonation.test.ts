@@ -60,11 +60,11 @@ describe('the impersonated user', () => {
     expect(asked).toEqual([expect.objectContaining({ user: caller, verb: 'impersonate', apiGroup: '', resource: 'users', name: 'jane', namespace: '', isResourceRequest: true })]);
   });
 
-  test('named groups are the groups; uid and extras come along, each checked in authentication.k8s.io', async () => {
+  test('named groups are the groups, with system:authenticated as kube adds it; uid and extras come along, each checked in authentication.k8s.io', async () => {
     const { authorizer, asked } = recording();
     const headers = impersonationHeaders(['Impersonate-User', 'jane', 'Impersonate-Group', 'devs', 'Impersonate-Uid', 'u-1', 'Impersonate-Extra-Scopes', 'view']);
     const user = await impersonate({ caller, headers, authorizer });
-    expect(user).toEqual({ username: 'jane', groups: ['devs'], uid: 'u-1', extra: { scopes: ['view'] } });
+    expect(user).toEqual({ username: 'jane', groups: ['devs', 'system:authenticated'], uid: 'u-1', extra: { scopes: ['view'] } });
     expect(asked.map((a) => [a.apiGroup, a.resource, a.subresource, a.name])).toEqual([
       ['', 'users', '', 'jane'],
       ['', 'groups', '', 'devs'],
@@ -80,9 +80,19 @@ describe('the impersonated user', () => {
     expect(asked[0]).toMatchObject({ resource: 'serviceaccounts', namespace: 'ci', name: 'builder', apiGroup: '' });
   });
 
-  test('system:anonymous does not become authenticated', async () => {
+  test('system:anonymous does not become authenticated: it gets system:unauthenticated', async () => {
     const { authorizer } = recording();
-    expect(await impersonate({ caller, headers: impersonationHeaders(['Impersonate-User', 'system:anonymous']), authorizer })).toEqual({ username: 'system:anonymous', groups: [] });
+    expect(await impersonate({ caller, headers: impersonationHeaders(['Impersonate-User', 'system:anonymous']), authorizer })).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
+    const named = impersonationHeaders(['Impersonate-User', 'system:anonymous', 'Impersonate-Group', 'system:unauthenticated', 'Impersonate-Group', 'x']);
+    expect((await impersonate({ caller, headers: named, authorizer })).groups).toEqual(['system:unauthenticated', 'x']);
+  });
+
+  test('a named system:authenticated or system:unauthenticated group is kept as the only one of the two', async () => {
+    const { authorizer } = recording();
+    const authd = impersonationHeaders(['Impersonate-User', 'jane', 'Impersonate-Group', 'system:authenticated', 'Impersonate-Group', 'devs']);
+    expect((await impersonate({ caller, headers: authd, authorizer })).groups).toEqual(['system:authenticated', 'devs']);
+    const unauthd = impersonationHeaders(['Impersonate-User', 'jane', 'Impersonate-Group', 'system:unauthenticated']);
+    expect((await impersonate({ caller, headers: unauthd, authorizer })).groups).toEqual(['system:unauthenticated']);
   });
 
   test('prototype-named extra keys are data', async () => {

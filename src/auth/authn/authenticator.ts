@@ -16,10 +16,20 @@ export interface AuthnRequest {
    * authenticator does the verification.
    */
   readonly peerCertificateChain?: readonly X509Certificate[];
+  /**
+   * The audiences the credential must be good for: a TokenReview's
+   * spec.audiences. Absent (every request of the filter chain): the API
+   * audiences. Only audience-aware authenticators (service-account tokens) read
+   * it; the others are good for the API audiences alone, and the TokenReview
+   * judges that for them.
+   */
+  readonly audiences?: readonly string[];
 }
 
 export interface AuthnResult {
   readonly user: UserInfo;
+  /** The audiences the credential was accepted for (audience-aware authenticators only). */
+  readonly audiences?: readonly string[];
   /** Warning headers for the caller (kube's legacy service-account token warning). */
   readonly warnings?: readonly string[];
 }

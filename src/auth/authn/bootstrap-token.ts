@@ -5,7 +5,8 @@
 // must allow authentication (`usage-bootstrap-authentication: "true"`), must not
 // have expired or be being deleted, and its `auth-extra-groups` must each start
 // with `system:bootstrappers:`. The user is `system:bootstrap:<id>` in
-// `system:bootstrappers` plus those groups. A token of this shape that fails a
+// `system:bootstrappers` plus those groups, sorted and without repeats as kube
+// lists them. A token of this shape that fails a
 // check is not accepted (so it is a 401, never another identity).
 import { timingSafeEqual } from 'node:crypto';
 import { parseRfc3339 } from '../../schema/go-time.js';
@@ -45,12 +46,21 @@ export function tokenExpiration(secret: KubeObject): Date | undefined | 'invalid
   return at === undefined ? 'invalid' : new Date(at);
 }
 
-/** The extra groups of a token Secret; undefined when one is not a bootstrappers group. */
-export function extraGroups(secret: KubeObject): string[] | undefined {
+const DEFAULT_GROUP = 'system:bootstrappers';
+
+/**
+ * A token's groups as kube's bootstrap secret util GetGroups makes them:
+ * system:bootstrappers and each `auth-extra-groups` entry (split on commas,
+ * untrimmed), deduplicated and sorted; undefined when an entry is not a
+ * bootstrappers group (the token is then refused).
+ */
+export function tokenGroups(secret: KubeObject): string[] | undefined {
   const text = secretValue(secret, 'auth-extra-groups');
-  if (text === undefined || text === '') return [];
-  const groups = text.split(',').map((g) => g.trim());
-  return groups.every((g) => EXTRA_GROUP.test(g)) ? groups : undefined;
+  if (text === undefined || text === '') return [DEFAULT_GROUP];
+  const extras = text.split(',');
+  if (!extras.every((g) => EXTRA_GROUP.test(g))) return undefined;
+  // Go's sets.String.List: byte order, which is code-unit order for these ASCII names.
+  return [...new Set([DEFAULT_GROUP, ...extras])].sort();
 }
 
 
@@ -69,8 +79,8 @@ export function createBootstrapTokenAuthenticator(opts: { lookup: SecretLookup; 
     if (secretValue(secret, 'usage-bootstrap-authentication') !== 'true') return undefined;
     const expiration = tokenExpiration(secret);
     if (expiration === 'invalid' || (expiration !== undefined && expiration.getTime() <= clock().getTime())) return undefined;
-    const extras = extraGroups(secret);
-    if (extras === undefined) return undefined;
-    return { user: { username: `system:bootstrap:${id}`, groups: ['system:bootstrappers', ...extras] } };
+    const groups = tokenGroups(secret);
+    if (groups === undefined) return undefined;
+    return { user: { username: `system:bootstrap:${id}`, groups } };
   };
 }

@@ -25,10 +25,14 @@ function values(field: string | string[] | undefined): string[] {
   return Array.isArray(field) ? field : [field];
 }
 
+/** The subject attribute holding the user's uid (kube's asn1util.X509UID; AllowParsingUserUIDFromCertAuth, on since 1.33). */
+const UID_OID = '1.3.6.1.4.1.57683.2';
+
 /**
  * CommonNameUserConversion: no CN means "not a user certificate" (no answer, not
  * an error). The credential id lets audit and `kubectl auth whoami` tell two
- * certificates of the same user apart.
+ * certificates of the same user apart. A uid attribute names the user's uid;
+ * several, or an empty one, refuse the certificate as kube does.
  */
 function userOf(leaf: X509Certificate): UserInfo | undefined {
   const subject = leaf.toLegacyObject().subject as unknown as Record<string, string | string[] | undefined>;
@@ -36,8 +40,11 @@ function userOf(leaf: X509Certificate): UserInfo | undefined {
   // Go's pkix.Name keeps the last CN when there are several.
   const username = commonNames[commonNames.length - 1];
   if (username === undefined || username === '') return undefined;
+  const uids = Object.hasOwn(subject, UID_OID) ? values(subject[UID_OID]) : [];
+  if (uids.length > 1) throw new AuthenticationError(`expected 1 UID, but found multiple: [${uids.join(' ')}]`);
+  if (uids.length === 1 && uids[0] === '') throw new AuthenticationError('UID cannot be an empty string');
   const id = `X509SHA256=${createHash('sha256').update(leaf.raw).digest('hex')}`;
-  return { username, groups: values(subject['O']), extra: { [CREDENTIAL_ID_KEY]: [id] } };
+  return { username, ...(uids.length === 1 ? { uid: uids[0]! } : {}), groups: values(subject['O']), extra: { [CREDENTIAL_ID_KEY]: [id] } };
 }
 
 export function createX509Authenticator(opts: X509AuthenticatorOptions): Authenticator {
@@ -60,6 +67,7 @@ export function createX509Authenticator(opts: X509AuthenticatorOptions): Authent
         if (!(err instanceof AuthenticationError)) throw err;
         throw new AuthenticationError(`verifying certificate SN=${leaf.serialNumber} failed: ${err.message}`);
       }
+      // Only a certificate that converts to a user (or to none) is remembered; a refused one is judged again.
       entry = { verified, user: userOf(leaf) };
       cache.set(leaf, entry);
     }

@@ -37,8 +37,12 @@ function validity(clock: Clock, days: number): { notBefore: Date; notAfter: Date
  * O before CN as Go's pkix.Name writes it, one RDN per O so group order survives
  * (a multi-valued RDN is a DER SET, which sorts its members).
  */
-function nameOf(opts: { commonName: string; organizations: readonly string[] }): InstanceType<typeof x509.Name> {
+/** The subject attribute kube-apiserver reads a certificate user's uid from (asn1util.X509UID). */
+export const X509_UID_OID = '1.3.6.1.4.1.57683.2';
+
+function nameOf(opts: { commonName: string; organizations: readonly string[]; uids?: readonly string[] }): InstanceType<typeof x509.Name> {
   const rdns: Array<Record<string, Array<{ utf8String: string }>>> = opts.organizations.map((o) => ({ O: [{ utf8String: o }] }));
+  for (const uid of opts.uids ?? []) rdns.push({ [X509_UID_OID]: [{ utf8String: uid }] });
   rdns.push({ CN: [{ utf8String: opts.commonName }] });
   return new x509.Name(rdns);
 }
@@ -75,6 +79,8 @@ export interface IssueCertificateOptions {
   readonly ca: CertificateAndKey;
   readonly commonName: string;
   readonly organizations?: readonly string[];
+  /** Subject attributes 1.3.6.1.4.1.57683.2: the user's uid (one; more only to test kube's refusal). */
+  readonly uids?: readonly string[];
   readonly usage: CertificateUsage;
   /** DNS names and IP addresses for the SAN extension (serving certificates). */
   readonly hosts?: readonly string[];
@@ -86,7 +92,7 @@ export async function issueCertificate(opts: IssueCertificateOptions): Promise<C
   const caCert = new x509.X509Certificate(opts.ca.certPem);
   const signer = await importSigningKey(opts.ca.keyPem);
   const pair = await generateKeyPair();
-  const subject = nameOf({ commonName: opts.commonName, organizations: opts.organizations ?? [] });
+  const subject = nameOf({ commonName: opts.commonName, organizations: opts.organizations ?? [], uids: opts.uids ?? [] });
   const extensions: InstanceType<typeof x509.Extension>[] = [
     new x509.BasicConstraintsExtension(false, undefined, true),
     new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),

@@ -17,6 +17,9 @@ import { join } from 'node:path';
 import { SignJWT, compactVerify, decodeJwt, decodeProtectedHeader, exportJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { createFileExclusiveSync, readIfExistsSync, removeIfUnchangedSync, writeFileAtomicSync } from '../pki/files.js';
 
+/** jwt.DefaultLeeway of go-jose, in seconds: exp, nbf and iat are judged with this much slack. */
+const JWT_LEEWAY_SECONDS = 60;
+
 /** The claim under which kube keeps what a token is bound to. */
 export const KUBERNETES_CLAIM = 'kubernetes.io';
 
@@ -57,6 +60,8 @@ export interface VerifiedToken {
   readonly claims: ServiceAccountClaims;
   readonly jti: string | undefined;
   readonly expiresAt: Date;
+  /** The token's `aud`, in its order; judged per request against the audiences asked for (tokenAudiences). */
+  readonly audiences: readonly string[];
 }
 
 export interface TokenKeys {
@@ -64,7 +69,12 @@ export interface TokenKeys {
   /** What a token must be for to reach this API (--api-audiences; the issuer by default). */
   readonly apiAudiences: readonly string[];
   issue(opts: { claims: ServiceAccountClaims; audiences: readonly string[]; now: Date; expirationSeconds: number; jti: string }): Promise<string>;
-  /** undefined: not a token of this issuer (another authenticator may know it). Throws for ours that fail. */
+  /**
+   * undefined: not a token of this issuer (another authenticator may know it).
+   * Throws for ours whose signature or times fail. The audiences are not judged
+   * here: what a token must be for depends on the request (a TokenReview names
+   * its own), while this answer is cached by token (see tokenAudiences).
+   */
   verify(token: string, now: Date): Promise<VerifiedToken | undefined>;
   /** A legacy token for a Secret of the account (the token controller's signer). */
   issueLegacy(claims: Omit<LegacyClaims, 'subject'>): Promise<string>;
@@ -209,9 +219,10 @@ export function createTokenKeys(opts: {
         try {
           ({ payload: verified } = await jwtVerify(token, candidate.key, {
             issuer: opts.issuer,
-            audience: apiAudiences,
             algorithms: [candidate.alg],
             currentDate: now,
+            // go-jose's Claims.Validate, which kube's validator calls, allows jwt.DefaultLeeway.
+            clockTolerance: JWT_LEEWAY_SECONDS,
           }));
           break;
         } catch (err) {
@@ -221,15 +232,19 @@ export function createTokenKeys(opts: {
       if (verified === undefined) {
         const code = (lastError as { code?: string } | undefined)?.code;
         if (code === 'ERR_JWT_EXPIRED') throw new TokenError('service account token has expired');
-        if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') throw new TokenError('token audiences do not match the API audiences');
+        const claim = (lastError as { claim?: string } | undefined)?.claim;
+        if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && claim === 'nbf') throw new TokenError('service account token is not valid yet');
         throw new TokenError('invalid bearer token');
       }
+      // kube's validateSATimes: a token without exp has expired; one issued past the leeway ahead is refused.
+      if (typeof verified.exp !== 'number') throw new TokenError('service account token has expired');
+      if (typeof verified.iat === 'number' && verified.iat > now.getTime() / 1000 + JWT_LEEWAY_SECONDS) throw new TokenError('service account token is issued in the future');
       const claims = boundClaims(verified[KUBERNETES_CLAIM]);
       if (claims === undefined) throw new TokenError('token lacks the kubernetes.io service account claims');
       if (verified.sub !== `system:serviceaccount:${claims.namespace}:${claims.serviceaccount.name}`) {
         throw new TokenError('token subject does not match its service account claims');
       }
-      return { claims, jti: verified.jti, expiresAt: new Date((verified.exp ?? 0) * 1000) };
+      return { claims, jti: verified.jti, expiresAt: new Date(verified.exp * 1000), audiences: audiencesOf(verified.aud) };
     },
     async issueLegacy(c) {
       // Go marshals the merged claims as a map, so keys come out sorted; so do ours.
@@ -315,6 +330,19 @@ function stringClaim(obj: Record<string, unknown>, key: string): string {
 function audiencesOf(aud: unknown): string[] {
   if (typeof aud === 'string') return aud === '' ? [] : [aud];
   return Array.isArray(aud) ? aud.filter((a): a is string => typeof a === 'string') : [];
+}
+
+/**
+ * kube's JWT authenticator's audience rule: the token's audiences that the
+ * request asks for (TokenReview's spec.audiences; the API audiences otherwise),
+ * in the token's order; none is a refusal. A token naming no audience (legacy
+ * ones) counts as naming the API audiences.
+ */
+export function tokenAudiences(tokenAuds: readonly string[], requested: readonly string[], apiAudiences: readonly string[]): string[] {
+  const own = tokenAuds.length > 0 ? tokenAuds : apiAudiences;
+  const auds = own.filter((a) => requested.includes(a));
+  if (auds.length === 0) throw new TokenError(`token audiences ${goQuoted(own)} is invalid for the target audiences ${goQuoted(requested)}`);
+  return auds;
 }
 
 /** Go's %q of a []string: `["a" "b"]`. */

@@ -33,6 +33,11 @@ describe('accepted', () => {
     });
     expect(a.asked).toEqual(['bootstrap-token-abcdef']);
   });
+
+  test('the groups are sorted and without repeats, as kube lists them', async () => {
+    const a = authenticator(secret({ ...good, 'auth-extra-groups': 'system:bootstrappers:z,system:bootstrappers:a,system:bootstrappers:z' }));
+    expect((await a.run(TOKEN))?.user.groups).toEqual(['system:bootstrappers', 'system:bootstrappers:a', 'system:bootstrappers:z']);
+  });
 });
 
 describe('not accepted', () => {
@@ -45,6 +50,9 @@ describe('not accepted', () => {
     { name: 'expired', stored: secret({ ...good, expiration: '2026-05-31T23:59:59Z' }) },
     { name: 'an unreadable expiration', stored: secret({ ...good, expiration: 'tomorrow' }) },
     { name: 'an extra group outside system:bootstrappers:', stored: secret({ ...good, 'auth-extra-groups': 'system:masters' }) },
+    // kube validates each entry as written: a space after the comma is part of the name.
+    { name: 'an extra group with a space after the comma', stored: secret({ ...good, 'auth-extra-groups': 'system:bootstrappers:a, system:bootstrappers:b' }) },
+    { name: 'an empty extra group between commas', stored: secret({ ...good, 'auth-extra-groups': 'system:bootstrappers:a,,system:bootstrappers:b' }) },
     { name: 'being deleted', stored: secret(good, { deleting: true }) },
   ];
   for (const c of cases) {

@@ -110,7 +110,7 @@ describe('legacy tokens with --service-account-lookup (the default)', () => {
   });
 
   test('a token its Secret holds is the account; the Secret is labelled with the UTC date once a day', async () => {
-    expect(await world.authn(bearer(token))).toEqual({ user: USER });
+    expect(await world.authn(bearer(token))).toEqual({ user: USER, audiences: [ISSUER] });
     expect(world.lookups).toEqual(['secrets/team/bot-token', 'serviceaccounts/team/bot']);
     expect(world.writes).toEqual([{ secret: 'team/bot-token', key: LEGACY_TOKEN_LAST_USED_LABEL, value: '2026-11-22' }]);
     let rv = 10;
@@ -131,13 +131,13 @@ describe('legacy tokens with --service-account-lookup (the default)', () => {
     const failures: string[] = [];
     const w = makeWorld({ markLegacyTokenUsed: async () => Promise.reject(new Error('etcd down')), onLabelError: (err, s) => failures.push(`${s.namespace}/${s.name}: ${(err as Error).message}`) });
     seed(w, token);
-    expect(await w.authn(bearer(token))).toEqual({ user: USER });
+    expect(await w.authn(bearer(token))).toEqual({ user: USER, audiences: [ISSUER] });
     expect(failures).toEqual(['team/bot-token: etcd down']);
   });
 
   test('a Secret listed in its account\'s secrets is an auto-generated token: kube\'s Warning', async () => {
     world.objects.set('serviceaccounts/team/bot', { metadata: { name: 'bot', namespace: 'team', uid: 'sa-uid' }, secrets: [{ name: 'bot-token' }] } as KubeObject);
-    expect(await world.authn(bearer(token))).toEqual({ user: USER, warnings: [AUTO_GENERATED_TOKEN_WARNING] });
+    expect(await world.authn(bearer(token))).toEqual({ user: USER, audiences: [ISSUER], warnings: [AUTO_GENERATED_TOKEN_WARNING] });
   });
 
   const refusals: Array<{ name: string; change: (w: World, token: string) => void; want: string }> = [
@@ -180,7 +180,7 @@ describe('legacy tokens with --service-account-lookup=false', () => {
   test('accepted without looking anything up or writing (kube skips the lookup entirely)', async () => {
     const world = makeWorld({ legacyLookup: false });
     const token = await keys.issueLegacy(LEGACY);
-    expect(await world.authn(bearer(token))).toEqual({ user: USER });
+    expect(await world.authn(bearer(token))).toEqual({ user: USER, audiences: [ISSUER] });
     expect(world.lookups).toEqual([]);
     expect(world.writes).toEqual([]);
   });
@@ -320,7 +320,8 @@ describe('the verification cache', () => {
     await world.authn(bearer(token));
     await world.authn(bearer(token));
     expect(world.verifies).toBe(1);
-    world.now = new Date(world.now.getTime() + 600_000);
+    // Past exp and go-jose's one-minute leeway.
+    world.now = new Date(world.now.getTime() + 660_001);
     await expect(world.authn(bearer(token))).rejects.toThrow(new AuthenticationError('service account token has expired'));
   });
 

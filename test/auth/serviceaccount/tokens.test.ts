@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { createTokenKeys, ensureSigningKeyPem, TokenError } from '../../../src/auth/serviceaccount/tokens.js';
+import { createTokenKeys, ensureSigningKeyPem, TokenError, tokenAudiences } from '../../../src/auth/serviceaccount/tokens.js';
 import { createServiceAccountAuthenticator } from '../../../src/auth/authn/service-account.js';
 import { AuthenticationError } from '../../../src/auth/authn/authenticator.js';
 import type { KubeObject } from '../../../src/schema/object.js';
@@ -43,7 +43,7 @@ describe('tokens', () => {
       'kubernetes.io': claims,
     });
     const verified = await keys.verify(token, new Date(now.getTime() + 1000));
-    expect(verified).toEqual({ claims, jti: 'j1', expiresAt: new Date(now.getTime() + 3600_000) });
+    expect(verified).toEqual({ claims, jti: 'j1', expiresAt: new Date(now.getTime() + 3600_000), audiences: [ISSUER] });
     const { keys: jwks } = await keys.jwks();
     expect(jwks).toHaveLength(1);
     expect(jwks[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: decodeProtectedHeader(token).kid });
@@ -52,9 +52,20 @@ describe('tokens', () => {
   test('expired, wrong audience and tampered tokens are refused with a reason', async () => {
     const keys = createTokenKeys({ issuer: ISSUER, signingKeyPem: ecKey().privateKey });
     const token = await keys.issue({ claims, audiences: [ISSUER], now, expirationSeconds: 600, jti: 'j' });
-    await expect(keys.verify(token, new Date(now.getTime() + 601_000))).rejects.toThrow(new TokenError('service account token has expired'));
-    const other = await keys.issue({ claims, audiences: ['vault'], now, expirationSeconds: 600, jti: 'j' });
-    await expect(keys.verify(other, now)).rejects.toThrow(/audiences/);
+    // go-jose's one-minute leeway, as kube's validator allows.
+    expect(await keys.verify(token, new Date(now.getTime() + 659_000))).toBeDefined();
+    await expect(keys.verify(token, new Date(now.getTime() + 661_000))).rejects.toThrow(new TokenError('service account token has expired'));
+    await expect(keys.verify(token, new Date(now.getTime() - 61_000))).rejects.toThrow(new TokenError('service account token is not valid yet'));
+    // The audience is judged per request (tokenAudiences), after the cached signature check.
+    const other = await keys.issue({ claims, audiences: ['vault', 'extra'], now, expirationSeconds: 600, jti: 'j' });
+    expect((await keys.verify(other, now))?.audiences).toEqual(['vault', 'extra']);
+    expect(() => tokenAudiences(['vault', 'extra'], [ISSUER], [ISSUER])).toThrow(
+      new TokenError(`token audiences ["vault" "extra"] is invalid for the target audiences ["${ISSUER}"]`),
+    );
+    expect(tokenAudiences(['extra', 'vault'], ['vault', 'x'], [ISSUER])).toEqual(['vault']);
+    // A token naming no audience (legacy) counts as naming the API audiences.
+    expect(tokenAudiences([], [ISSUER], [ISSUER])).toEqual([ISSUER]);
+    expect(() => tokenAudiences([], ['vault'], [ISSUER])).toThrow(TokenError);
     const [h, p, sig] = token.split('.');
     await expect(keys.verify(`${h}.${p}.${sig!.slice(0, -4)}AAAA`, now)).rejects.toThrow(new TokenError('invalid bearer token'));
     // Another server's key, same issuer name: not ours to accept.
@@ -98,8 +109,34 @@ describe('service-account authenticator', () => {
         groups: ['system:serviceaccounts', 'system:serviceaccounts:team'],
         extra: { 'authentication.kubernetes.io/credential-id': ['JTI=j9'] },
       },
+      audiences: [ISSUER],
     });
     expect(await authn({ headers: {} })).toBeUndefined();
+  });
+
+  test('audiences: a request asking for some is answered with those the token names; none in common is refused', async () => {
+    const vault = await keys.issue({ claims, audiences: ['vault', 'other'], now, expirationSeconds: 600, jti: 'jv' });
+    // The filter chain asks for the API audiences.
+    await expect(authn(bearer(vault))).rejects.toThrow(new AuthenticationError(`token audiences ["vault" "other"] is invalid for the target audiences ["${ISSUER}"]`));
+    // A TokenReview asking for vault's audience gets it (the signature check is cached; the audience is not).
+    expect((await authn({ ...bearer(vault), audiences: ['x', 'vault'] }))?.audiences).toEqual(['vault']);
+    await expect(authn(bearer(vault))).rejects.toThrow(AuthenticationError);
+    const api = await keys.issue({ claims, audiences: [ISSUER], now, expirationSeconds: 600, jti: 'ja' });
+    expect((await authn(bearer(api)))?.audiences).toEqual([ISSUER]);
+    await expect(authn({ ...bearer(api), audiences: ['vault'] })).rejects.toThrow(/is invalid for the target audiences \["vault"\]/);
+  });
+
+  test('a token without exp, or issued more than a minute ahead, is refused', async () => {
+    const { SignJWT } = await import('jose');
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const own = createTokenKeys({ issuer: ISSUER, signingKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() });
+    const kid = decodeProtectedHeader(await own.issue({ claims, audiences: [ISSUER], now, expirationSeconds: 600, jti: 'k' })).kid!;
+    const sign = (payload: Record<string, unknown>) =>
+      new SignJWT({ iss: ISSUER, sub: 'system:serviceaccount:team:bot', aud: [ISSUER], 'kubernetes.io': claims, ...payload }).setProtectedHeader({ alg: 'ES256', kid }).sign(privateKey);
+    const t = now.getTime() / 1000;
+    await expect(own.verify(await sign({ iat: t }), now)).rejects.toThrow(new TokenError('service account token has expired'));
+    await expect(own.verify(await sign({ iat: t + 120, exp: t + 600 }), now)).rejects.toThrow(new TokenError('service account token is issued in the future'));
+    expect(await own.verify(await sign({ iat: t + 30, exp: t + 600 }), now)).toBeDefined();
   });
 
   test('a deleted or recreated account, or a bound pod that went, refuses the token', async () => {

@@ -145,7 +145,7 @@ interface Fixture {
   revoked: string;
   oidcToken: string;
   oidcClaims: JWTPayload;
-  certs: { expired: CertificateAndKey; otherCa: CertificateAndKey; serverUsage: CertificateAndKey; valid: CertificateAndKey };
+  certs: { expired: CertificateAndKey; otherCa: CertificateAndKey; serverUsage: CertificateAndKey; valid: CertificateAndKey; twoUids: CertificateAndKey };
 }
 let fx: Fixture;
 
@@ -186,8 +186,8 @@ beforeAll(async () => {
   const pki = join(server.dataDir, 'pki');
   const serverCa = { certPem: readFileSync(join(pki, 'ca.crt'), 'utf8'), keyPem: readFileSync(join(pki, 'ca.key'), 'utf8') };
   const otherCa = await createCertificateAuthority({ commonName: 'kapi-ca', validityDays: 30, clock: () => new Date() });
-  const client = (ca: CertificateAndKey, usage: 'client' | 'server', clock = () => new Date()) =>
-    issueCertificate({ ca, commonName: 'mallory', organizations: ['system:masters'], usage, validityDays: 1, clock });
+  const client = (ca: CertificateAndKey, usage: 'client' | 'server', clock = () => new Date(), uids: string[] = []) =>
+    issueCertificate({ ca, commonName: 'mallory', organizations: ['system:masters'], uids, usage, validityDays: 1, clock });
   const saKey = createPrivateKey(readFileSync(join(pki, 'sa.key'), 'utf8'));
   const saToken = await tokenRequest('bot');
   const alg = decodeProtectedHeader(saToken).alg;
@@ -206,6 +206,7 @@ beforeAll(async () => {
       otherCa: await client(otherCa, 'client'),
       serverUsage: await client(serverCa, 'server'),
       valid: await client(serverCa, 'client'),
+      twoUids: await client(serverCa, 'client', () => new Date(), ['u-1', 'u-2']),
     },
   };
 }, 90_000);
@@ -230,6 +231,7 @@ const ROWS: { name: string; attempt: () => Attempt | Promise<Attempt>; want: Wan
   { name: 'certificate: expired', attempt: () => ({ cert: fx.certs.expired }), want: 'unauthorized' },
   { name: 'certificate: signed by another CA with the same name', attempt: () => ({ cert: fx.certs.otherCa }), want: 'unauthorized' },
   { name: 'certificate: a serving certificate (no clientAuth usage)', attempt: () => ({ cert: fx.certs.serverUsage }), want: 'unauthorized' },
+  { name: 'certificate: two uid subject attributes (kube refuses the certificate)', attempt: () => ({ cert: fx.certs.twoUids }), want: 'unauthorized' },
   // static tokens
   { name: 'static token: control', attempt: () => ({ authorization: bearer(STATIC_TOKEN) }), want: 'accepted' },
   { name: 'static token: wrong', attempt: () => ({ authorization: bearer('tok-static-0123456780') }), want: 'unauthorized' },
@@ -246,6 +248,9 @@ const ROWS: { name: string; attempt: () => Attempt | Promise<Attempt>; want: Wan
   { name: 'service-account token: control (kubectl create token)', attempt: () => ({ authorization: bearer(fx.saToken) }), want: 'accepted' },
   { name: 'service-account token: control, re-signed unchanged with the server key', attempt: async () => ({ authorization: bearer(await resigned(fx.saToken, fx.saKey, (p) => p)) }), want: 'accepted' },
   { name: 'service-account token: expired (signed with the server key)', attempt: async () => ({ authorization: bearer(await resigned(fx.saToken, fx.saKey, (p) => ({ ...p, iat: now() - 2 * hour, nbf: now() - 2 * hour, exp: now() - hour }))) }), want: 'unauthorized' },
+  { name: 'service-account token: expired 20 s ago, inside kube\'s one-minute leeway: accepted', attempt: async () => ({ authorization: bearer(await resigned(fx.saToken, fx.saKey, (p) => ({ ...p, iat: now() - hour, nbf: now() - hour, exp: now() - 20 }))) }), want: 'accepted' },
+  { name: 'service-account token: issued two minutes ahead (iat past the leeway)', attempt: async () => ({ authorization: bearer(await resigned(fx.saToken, fx.saKey, (p) => ({ ...p, iat: now() + 120, nbf: now() - 60 }))) }), want: 'unauthorized' },
+  { name: 'service-account token: no exp at all (signed with the server key)', attempt: async () => ({ authorization: bearer(await resigned(fx.saToken, fx.saKey, (p) => ({ ...p, exp: undefined }))) }), want: 'unauthorized' },
   { name: 'service-account token: not yet valid (nbf in an hour)', attempt: async () => ({ authorization: bearer(await resigned(fx.saToken, fx.saKey, (p) => ({ ...p, nbf: now() + hour }))) }), want: 'unauthorized' },
   { name: 'service-account token: wrong audience', attempt: () => ({ authorization: bearer(fx.wrongAudience) }), want: 'unauthorized' },
   { name: 'service-account token: wrong signer, same kid', attempt: async () => ({ authorization: bearer(await resigned(fx.saToken, fx.otherKey, (p) => p)) }), want: 'unauthorized' },

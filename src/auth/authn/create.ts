@@ -1,8 +1,6 @@
-// The authenticator kube-apiserver would build for kapi's flags today: the union
-// of the enabled authenticators (x509, then service-account bearer tokens)
-// followed by the authenticated-group adder: x509, the static token file, then
-// service-account bearer tokens. Bootstrap tokens, OIDC and anonymous join here as
-// their flags arrive.
+// The authenticator kube-apiserver would build for kapi's flags: the union of
+// x509, the static token file, service-account tokens, bootstrap tokens and
+// OIDC/JWT (kube's order), followed by the authenticated-group adder.
 import type { X509Certificate } from 'node:crypto';
 import { parseCertificateBundle } from '../pki/pem.js';
 import { AuthenticationError, bearerToken, type Authenticator } from './authenticator.js';

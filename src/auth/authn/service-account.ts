@@ -64,9 +64,13 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** What the signature check established, with the user it implies (built once per token). */
-type Verified =
+type Verified = (
   | { readonly kind: 'bound'; readonly token: VerifiedToken; readonly user: UserInfo }
-  | { readonly kind: 'legacy'; readonly claims: LegacyClaims; readonly user: UserInfo };
+  | { readonly kind: 'legacy'; readonly claims: LegacyClaims; readonly user: UserInfo }
+) & {
+  /** The audiences a request of the filter chain (the API audiences) gets, or why none: judged once per token. */
+  readonly forApi: readonly string[] | AuthenticationError;
+};
 
 /** Frozen: one user object serves every request with the same token (it lives in the cache). */
 function serviceAccountUser(namespace: string, name: string, uid: string, extra?: Record<string, string[]>): UserInfo {
@@ -151,6 +155,16 @@ export function createServiceAccountAuthenticator(opts: ServiceAccountAuthentica
   const labelWrites = new Map<string, Promise<void>>();
   const labelled = new Set<string>();
 
+  /** kube's audience rule as an answer. Legacy tokens count as naming none (verifyLegacy refused one naming audiences but none of the API's). */
+  const audiencesOrError = (tokenAuds: readonly string[], requested: readonly string[] = opts.keys.apiAudiences): readonly string[] | AuthenticationError => {
+    try {
+      return tokenAudiences(tokenAuds, requested, opts.keys.apiAudiences);
+    } catch (err) {
+      if (err instanceof TokenError) return new AuthenticationError(err.message);
+      throw err;
+    }
+  };
+
   const verify = async (token: string, now: Date): Promise<Verified | undefined> => {
     const nowMs = now.getTime();
     const hit = cache.get(token, nowMs);
@@ -158,13 +172,18 @@ export function createServiceAccountAuthenticator(opts: ServiceAccountAuthentica
     try {
       const bound = await opts.keys.verify(token, now);
       if (bound !== undefined) {
-        const v: Verified = { kind: 'bound', token: bound, user: boundUser(bound) };
+        const v: Verified = { kind: 'bound', token: bound, user: boundUser(bound), forApi: audiencesOrError(bound.audiences) };
         cache.set(token, v, bound.expiresAt.getTime(), nowMs);
         return v;
       }
       const legacy = await opts.keys.verifyLegacy(token);
       if (legacy === undefined) return undefined;
-      const v: Verified = { kind: 'legacy', claims: legacy, user: serviceAccountUser(legacy.namespace, legacy.serviceAccountName, legacy.serviceAccountUid) };
+      const v: Verified = {
+        kind: 'legacy',
+        claims: legacy,
+        user: serviceAccountUser(legacy.namespace, legacy.serviceAccountName, legacy.serviceAccountUid),
+        forApi: audiencesOrError([]),
+      };
       cache.set(token, v, nowMs + LEGACY_VERIFICATION_TTL_MS, nowMs);
       return v;
     } catch (err) {
@@ -174,13 +193,10 @@ export function createServiceAccountAuthenticator(opts: ServiceAccountAuthentica
   };
 
   /** The audiences asked for that the token is good for (kube checks them before its validator runs). */
-  const audiencesFor = (tokenAuds: readonly string[], requested: readonly string[] | undefined): string[] => {
-    try {
-      return tokenAudiences(tokenAuds, requested ?? opts.keys.apiAudiences, opts.keys.apiAudiences);
-    } catch (err) {
-      if (err instanceof TokenError) throw new AuthenticationError(err.message);
-      throw err;
-    }
+  const audiencesFor = (v: Verified, requested: readonly string[] | undefined): readonly string[] => {
+    const answer = requested === undefined ? v.forApi : audiencesOrError(v.kind === 'bound' ? v.token.audiences : [], requested);
+    if (answer instanceof AuthenticationError) throw answer;
+    return answer;
   };
 
   /** kube's bound-token validator: the account, then the bound Secret, Pod, Node. */
@@ -277,8 +293,7 @@ export function createServiceAccountAuthenticator(opts: ServiceAccountAuthentica
     const now = clock();
     const verified = await verify(token, now);
     if (verified === undefined) return undefined;
-    // Legacy tokens name no audience (verifyLegacy refused any naming no API audience).
-    const audiences = audiencesFor(verified.kind === 'bound' ? verified.token.audiences : [], req.audiences);
+    const audiences = audiencesFor(verified, req.audiences);
     return verified.kind === 'bound' ? validateBound(verified, now, audiences) : validateLegacy(verified, token, now, audiences);
   };
 }

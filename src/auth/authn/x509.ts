@@ -1,5 +1,6 @@
 // x509 client-certificate authentication (kube's --client-ca-file): the verified
-// leaf's CN is the user name and each O a group. The TLS server only requests a
+// leaf's CN is the user name, each O a group, and a subject attribute
+// 1.3.6.1.4.1.57683.2 the uid (kube 1.33+). The TLS server only requests a
 // certificate, so an absent one is "no credentials" (undefined) and a present
 // one that fails verification is an AuthenticationError (401 unless another
 // authenticator accepts the request).

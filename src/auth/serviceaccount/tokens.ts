@@ -3,8 +3,10 @@
 // (ES256 for an EC P-256 key, RS256 for RSA), claims iss, sub, aud, exp, iat,
 // nbf, jti and the private `kubernetes.io` claim naming the namespace, the
 // account and any bound object. Verification accepts every key of
-// --service-account-key-file as well (key rotation), checks issuer, audience and
-// time, and leaves the "does the account still exist" check to the authenticator.
+// --service-account-key-file as well (key rotation), checks issuer and time (with
+// go-jose's one-minute leeway, as kube does), and leaves the audience (which
+// depends on the request: tokenAudiences) and the "does the account still exist"
+// check to the authenticator.
 // The key id is kube's: base64url(SHA-256(public key DER)), so the JWKS kapi
 // publishes matches the `kid` of its tokens.
 // Legacy tokens (the `token` of kubernetes.io/service-account-token Secrets, made by

@@ -57,14 +57,19 @@ describe('TokenReview with service-account tokens', () => {
     });
   });
 
-  test('a token of another audience: not authenticated, with the authenticator\'s reason', async () => {
+  test('a token of another audience: not authenticated, with kube\'s reason', async () => {
     const out = await review({ token: await tokenFor('vault-user', ['vault']) });
-    expect(out.status).toEqual({ user: {}, error: 'token audiences do not match the API audiences' });
+    expect(out.status).toEqual({ user: {}, error: `token audiences ["vault"] is invalid for the target audiences ["${ISSUER}"]` });
   });
 
-  test('asking for an audience the server does not serve: not authenticated, no error', async () => {
+  test('a review asking for the audience the token was made for: authenticated for that audience', async () => {
+    const out = await review({ token: await tokenFor('vault-client', ['vault', 'other']), audiences: ['vault', 'x'] });
+    expect(out.status).toMatchObject({ authenticated: true, user: { username: 'system:serviceaccount:ns:vault-client' }, audiences: ['vault'] });
+  });
+
+  test('asking for an audience the token is not for: not authenticated, kube\'s reason', async () => {
     const out = await review({ token: await tokenFor('other'), audiences: ['vault'] });
-    expect(out.status).toEqual({ user: {} });
+    expect(out.status).toEqual({ user: {}, error: `token audiences ["${ISSUER}"] is invalid for the target audiences ["vault"]` });
   });
 
   test('a deleted account: not authenticated, kube\'s reason', async () => {

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { AuthenticationError, CREDENTIAL_ID_KEY } from '../../../src/auth/authn/authenticator.js';
 import { createAuthenticator } from '../../../src/auth/authn/create.js';
 import { createX509Authenticator } from '../../../src/auth/authn/x509.js';
+import { issueCertificate } from '../../../src/auth/pki/issue.js';
 import { cert, makeFixtures, NOW, type Fixtures } from './fixtures.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -59,6 +60,16 @@ describe('x509 authenticator (with the authenticated-group adder)', () => {
     const leaf = cert(f.admin);
     const result = await createX509Authenticator({ roots: [cert(f.ca)], clock: () => NOW })({ headers: {}, peerCertificateChain: [leaf] });
     expect(result?.user.extra?.[CREDENTIAL_ID_KEY]).toEqual([`X509SHA256=${leaf.fingerprint256.replaceAll(':', '').toLowerCase()}`]);
+  });
+
+  test('a uid subject attribute (1.3.6.1.4.1.57683.2) is the uid; two, or an empty one, refuse the certificate as kube does', async () => {
+    const authenticate = createX509Authenticator({ roots: [cert(f.ca)], clock: () => NOW });
+    const issue = (uids: string[]) => issueCertificate({ ca: f.ca, commonName: 'jane', organizations: ['dev'], uids, usage: 'client', validityDays: 365, clock: () => NOW });
+    const one = await authenticate({ headers: {}, peerCertificateChain: [cert(await issue(['u-jane']))] });
+    expect({ ...one?.user, extra: undefined }).toEqual({ username: 'jane', uid: 'u-jane', groups: ['dev'], extra: undefined });
+    expect(Object.hasOwn((await authenticate({ headers: {}, peerCertificateChain: [cert(await issue([]))] }))!.user, 'uid')).toBe(false);
+    await expect(authenticate({ headers: {}, peerCertificateChain: [cert(await issue(['a', 'b']))] })).rejects.toThrow(new AuthenticationError('expected 1 UID, but found multiple: [a b]'));
+    await expect(authenticate({ headers: {}, peerCertificateChain: [cert(await issue(['']))] })).rejects.toThrow(new AuthenticationError('UID cannot be an empty string'));
   });
 
   test('a bundle of several roots trusts each', async () => {

@@ -3,9 +3,10 @@
 // authentication of kubelets, aggregated servers and Vault use it). Nothing is
 // stored. Audiences follow kube's TokenReview REST: the spec's audiences, or the
 // API audiences when it names none; the answer carries the audiences the token
-// is good for. kapi's authenticators are audience-agnostic (they check the API
-// audiences themselves), so they are treated as kube treats such authenticators
-// (WrapAudienceAgnosticRequest): valid for the API audiences and no others.
+// is good for. Service-account tokens are judged against the audiences asked for
+// (a token made for `vault` passes a review asking for `vault`) and answer
+// theirs; the other authenticators are audience-agnostic and treated as kube's
+// WrapAudienceAgnosticToken treats them: good for the API audiences asked for, no others.
 import type { Authenticator } from '../../../auth/authn/authenticator.js';
 import { bearerToken, isAuthenticationError } from '../../../auth/authn/authenticator.js';
 import { badRequest } from '../../../errors/status-error.js';
@@ -40,15 +41,20 @@ async function review(obj: KubeObject, namespace: string | undefined, deps: Toke
   const audiences = requested.length > 0 ? requested : [...deps.apiAudiences];
   // kube's status: authenticated and audiences omitted when empty, user always (a struct).
   const status: Record<string, unknown> = { user: {} };
-  // An audience-agnostic authenticator is only asked when the review wants an API audience.
+  // What an audience-agnostic authenticator's answer is good for: the API audiences asked for.
   const good = audiences.filter((a) => deps.apiAudiences.includes(a));
   // The token travels as a header; one a header would not carry intact (a space inside,
   // whitespace at an end) must not match a shorter token.
-  if (good.length > 0 && bearerToken({ authorization: `Bearer ${token}` }) === token) {
+  if (bearerToken({ authorization: `Bearer ${token}` }) === token) {
     try {
-      const result = await deps.authenticator({ headers: { authorization: `Bearer ${token}` } });
-      if (result !== undefined) {
-        Object.assign(status, { authenticated: true, user: userInfo(result.user), audiences: good });
+      const result = await deps.authenticator({ headers: { authorization: `Bearer ${token}` }, audiences });
+      const granted = result === undefined ? [] : (result.audiences ?? good);
+      if (result !== undefined && granted.length > 0) {
+        Object.assign(status, { authenticated: true, user: userInfo(result.user), audiences: [...granted] });
+      } else if (result !== undefined) {
+        // kube's audience-agnostic wrapper abstains for audiences it does not serve, and the
+        // bearer-token authenticator then names a token nobody accepted.
+        status.error = 'invalid bearer token';
       }
     } catch (err) {
       // A token of a recognised kind that fails (expired, bad signature) is an answer, not a 500.

@@ -6,7 +6,7 @@
 // answers without a token. The signer comes from coreV1's dependencies (index.ts).
 // Also here: the write the legacy-token authenticator makes (the last-used label).
 import { randomUUID } from 'node:crypto';
-import { conflict, invalid, notFound } from '../../../errors/status-error.js';
+import { badRequest, conflict, invalid, notFound } from '../../../errors/status-error.js';
 import type { ResourceStore } from '../../../registry/store/types.js';
 import { invalidValue, notSupported, path, type FieldError } from '../../../errors/field-errors.js';
 import type { ResourceDefinition, SubresourceCreateContext } from '../../../registry/define-resource.js';
@@ -90,6 +90,18 @@ export function withTokenRequest(serviceAccounts: ResourceDefinition, keys: Toke
         );
       }
       claims = { ...claims, [kind.claim]: { name: ref.name!, uid } };
+      if (ref.kind === 'Pod') {
+        const spec = (target as { spec?: { serviceAccountName?: unknown; nodeName?: unknown } }).spec;
+        if (spec?.serviceAccountName !== name) {
+          throw badRequest(`cannot bind token for serviceaccount ${JSON.stringify(name)} to pod running with different serviceaccount name.`);
+        }
+        // ServiceAccountTokenPodNodeInfo (GA): the pod's node, with its uid when the Node exists.
+        const nodeName = typeof spec.nodeName === 'string' ? spec.nodeName : '';
+        if (nodeName !== '') {
+          const node = await ctx.getObject(BINDABLE.Node, '', nodeName);
+          claims = { ...claims, node: { name: nodeName, uid: node?.metadata.uid ?? '' } };
+        }
+      }
       boundRef = { kind: ref.kind!, apiVersion: 'v1', name: ref.name!, uid };
     }
     const expires = new Date(ctx.now.getTime() + expirationSeconds * 1000);

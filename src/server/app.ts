@@ -8,7 +8,7 @@ import type { Filter } from './chain.js';
 import { clientErrorStatus, installErrorHandling, sendStatus, toStatusError, writeRawStatus, type RenderStatus } from './error-handler.js';
 import type { ApiMetrics } from './metrics.js';
 import { isLongRunning } from './long-running.js';
-import { HTTP2_LIMITS, trackHttp2Session } from './http2-limits.js';
+import { HTTP2_LIMITS, MAX_HEADER_BYTES, trackHttp2Session } from './http2-limits.js';
 import { warningHeaderValues } from '../endpoints/warning-header.js';
 
 export interface TlsOptions {
@@ -117,6 +117,9 @@ export function createApp(opts: AppOptions): FastifyInstance {
   app.decorateRequest('kapi', undefined as never);
   log = app.log as unknown as Logger;
   if (opts.tls !== undefined) trackHttp2Session(app.server, app.log);
+  // Node reads 16 KiB of HTTP/1.1 headers unless the server says otherwise; the
+  // HTTP/1.1 fallback of the HTTP/2 server reads this property per connection.
+  (app.server as { maxHeaderSize?: number }).maxHeaderSize = MAX_HEADER_BYTES;
 
   // Long-running responses (watches) end when the server closes: their clients
   // re-watch, as they do when kube-apiserver shuts down; nothing else waits on them.

@@ -131,8 +131,16 @@ function isTokenMethod(rawPacket: unknown): boolean {
 }
 
 /** Writes `status` as a complete HTTP/1.1 response on a socket no request object owns, then closes it. */
+/**
+ * How long a connection refused by the parser is still read (and what comes is
+ * dropped) after its answer: closing a socket with unread bytes makes the kernel
+ * send a reset, which can overtake the answer at the client (a 1 MiB header block
+ * still arriving). Go's server lingers 500 ms the same way (rstAvoidanceDelay).
+ */
+const LINGER_MS = 500;
+
 export function writeRawStatus(
-  socket: { writable: boolean; write(data: string | Buffer): boolean; end(): void; destroy(): void },
+  socket: { writable: boolean; write(data: string | Buffer): boolean; end(): void; destroy(): void; on?(event: 'data', listener: () => void): unknown; resume?(): unknown },
   status: StatusError,
 ): void {
   if (!socket.writable) {
@@ -144,6 +152,15 @@ export function writeRawStatus(
     `HTTP/1.1 ${status.code} ${STATUS_CODES[status.code] ?? 'Error'}\r\n` +
     `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
   socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body]));
-  // end(), not destroy(): the answer must leave before the socket closes.
-  socket.end();
+  if (socket.on === undefined || socket.resume === undefined) {
+    // end(), not destroy(): the answer must leave before the socket closes.
+    socket.end();
+    return;
+  }
+  // Read and drop what still comes for a while, then close: ending at once (TLS's
+  // close_notify with request bytes still arriving) resets the connection.
+  socket.on('data', () => {});
+  socket.resume();
+  setTimeout(() => socket.end(), LINGER_MS).unref();
+  setTimeout(() => socket.destroy(), 2 * LINGER_MS).unref();
 }

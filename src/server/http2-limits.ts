@@ -13,11 +13,21 @@
 // reset stream costs is bounded by the filter step it was in.
 import { constants, type Http2Session, type Http2Stream, type SecureServerOptions } from 'node:http2';
 
+/**
+ * The largest request header block read, on either transport: Go's
+ * http.DefaultMaxHeaderBytes, which kube-apiserver keeps. Past it HTTP/1.1 is 431.
+ */
+export const MAX_HEADER_BYTES = 1 << 20;
+
 export const HTTP2_LIMITS = {
   serverOptions: {
     settings: {
       // Go's http2 default, which kube-apiserver keeps.
       maxConcurrentStreams: 250,
+      // Go's server advertises its MaxHeaderBytes (1 MiB, kube-apiserver's) plus
+      // RFC 9113's 32 octets of overhead for ten typical fields; Node's default
+      // (64 KiB) would refuse a large token's stream instead of answering 401.
+      maxHeaderListSize: MAX_HEADER_BYTES + 10 * 32,
     },
     // Streams nghttp2 refused (over the limit) before Node closes the session.
     maxSessionRejectedStreams: 100,

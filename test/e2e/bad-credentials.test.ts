@@ -279,6 +279,9 @@ const ROWS: { name: string; attempt: () => Attempt | Promise<Attempt>; want: Wan
   { name: 'header: two Authorization headers, a wrong one first', attempt: () => ({ authorization: ['Bearer wrong-token', bearer(STATIC_TOKEN)] }), want: 'unauthorized' },
   { name: 'header: a 12 KiB token', attempt: () => ({ authorization: bearer('x'.repeat(12 * 1024)) }), want: 'unauthorized' },
   { name: 'header: a 12 KiB JWT-looking token', attempt: () => ({ authorization: bearer(`${b64url({ alg: 'RS256' })}.${'A'.repeat(12 * 1024)}.sig`) }), want: 'unauthorized' },
+  // Under kube-apiserver's 1 MiB header limit a large token is read and judged (401), not refused as a header (431).
+  { name: 'header: a 100 KiB token', attempt: () => ({ authorization: bearer('x'.repeat(100 * 1024)) }), want: 'unauthorized' },
+  { name: 'header: a 900 KiB JWT-looking token', attempt: () => ({ authorization: bearer(`${b64url({ alg: 'RS256' })}.${'A'.repeat(900 * 1024)}.sig`) }), want: 'unauthorized' },
   // a bad certificate beside a bad token: both refused, never anonymous
   { name: 'expired certificate and a wrong token', attempt: () => ({ cert: fx.certs.expired, authorization: bearer('wrong-token') }), want: 'unauthorized' },
 ];

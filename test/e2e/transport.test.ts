@@ -123,10 +123,12 @@ describe('Warning headers carry the bytes kube-apiserver sends', () => {
 describe('transport errors are Status bodies', () => {
   const cases: { name: string; chunks: string[]; want: { status: number; reason: string; message: string | RegExp } }[] = [
     {
-      name: 'header block over the limit (HTTP/1.1) is 431',
-      chunks: [http1(['GET /api/v1/namespaces HTTP/1.1', `X-Big: ${'a'.repeat(70_000)}`])],
+      // kube-apiserver's limit is Go's MaxHeaderBytes, 1 MiB.
+      name: 'header block over 1 MiB (HTTP/1.1) is 431',
+      chunks: [http1(['GET /api/v1/namespaces HTTP/1.1', `X-Big: ${'a'.repeat(1100 * 1024)}`])],
       want: { status: 431, reason: 'BadRequest', message: 'Request Header Fields Too Large' },
     },
+
     {
       name: 'header line without a colon is 400',
       chunks: ['GET /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'],

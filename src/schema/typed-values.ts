@@ -20,8 +20,16 @@ export function isSchemaTypeError(err: unknown): err is SchemaTypeError {
 export const INT32 = 2 ** 31;
 export const INT64 = 2 ** 63;
 
+/** Short quantity texts already parsed without error (requests and limits repeat the same few). */
+const validQuantities = new Set<string>();
+/** Past this many texts the memo starts over (it only saves work). */
+const QUANTITY_MEMO_LIMIT = 1024;
+
 /** resource.Quantity's UnmarshalJSON: a JSON number is read as its text, quoted text trimmed. */
 function checkQuantity(value: unknown): void {
+  // Short texts only: the memo must not hold on to a client's megabyte of digits.
+  const memo = typeof value === 'string' && value.length <= 32;
+  if (memo && validQuantities.has(value)) return;
   const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
   try {
     // Objects, lists and booleans reach ParseQuantity as their raw JSON: never a quantity.
@@ -30,6 +38,9 @@ function checkQuantity(value: unknown): void {
     if (err instanceof QuantityParseError || err instanceof QuantityRangeError) throw new SchemaTypeError(err.message);
     throw err;
   }
+  if (!memo) return;
+  if (validQuantities.size >= QUANTITY_MEMO_LIMIT) validQuantities.clear();
+  validQuantities.add(value);
 }
 
 const RFC3339 = '2006-01-02T15:04:05Z07:00';

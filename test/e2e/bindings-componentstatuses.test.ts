@@ -63,6 +63,23 @@ describe('binding a pod', () => {
     expect(pod.status.conditions).toEqual([expect.objectContaining({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: expect.any(String) })]);
   });
 
+  test('an Unschedulable PodScheduled condition the scheduler wrote is replaced by True, not kept beside it', async () => {
+    await makePod('p-unsched');
+    const put = await call(server, creds, {
+      method: 'PATCH',
+      path: `/api/v1/namespaces/${NS}/pods/p-unsched/status`,
+      body: JSON.stringify({ status: { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }),
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+    });
+    expect(put.status, put.body.toString()).toBe(200);
+    const a = await post(`/api/v1/namespaces/${NS}/pods/p-unsched/binding`, binding('p-unsched'));
+    expect(a.status, a.body.toString()).toBe(201);
+    const conditions = (await getPod('p-unsched')).status.conditions as { type: string; status: string; lastTransitionTime: string }[];
+    expect(conditions.filter((c) => c.type === 'PodScheduled')).toEqual([expect.objectContaining({ status: 'True' })]);
+    // The status changed, so the transition time moved.
+    expect(conditions[0]!.lastTransitionTime).not.toBe('2026-01-01T00:00:00Z');
+  });
+
   test('the bindings collection binds the pod its Binding names', async () => {
     await makePod('p2');
     const a = await post(`/api/v1/namespaces/${NS}/bindings`, binding('p2'));

@@ -53,11 +53,25 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
-/** Frozen all the way down: what tryUpdate sees as `current` must not be changed in place. */
+/**
+ * Frozen all the way down: what tryUpdate sees as `current` must not be changed in
+ * place. A frozen value is taken as frozen throughout (the shared parts of stored
+ * objects). Every stored object passes here, so the walk allocates nothing: an
+ * index loop over arrays (JSON arrays have no other members) and for-in over own
+ * keys of objects, where Object.values would build an array per object.
+ */
 export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) freezeChild(value[i]);
+  } else {
+    const obj = value as Record<string, unknown>;
+    for (const key in obj) if (Object.hasOwn(obj, key)) freezeChild(obj[key]);
   }
   return value;
+}
+
+function freezeChild(child: unknown): void {
+  if (typeof child === 'object' && child !== null) deepFreeze(child);
 }

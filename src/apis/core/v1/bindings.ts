@@ -62,8 +62,8 @@ function markScheduled(status: Json, now: Date): void {
   const old = at < 0 ? undefined : conditions[at]!;
   const lastTransitionTime = old !== undefined && old.status === 'True' && typeof old.lastTransitionTime === 'string' ? old.lastTransitionTime : rfc3339(now);
   const condition: Json = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime };
-  if (at < 0) status.conditions = [...conditions, condition];
-  else conditions[at] = condition;
+  // arrayAt answers a copy: the list is written back either way.
+  status.conditions = at < 0 ? [...conditions, condition] : conditions.map((c, i) => (i === at ? condition : c));
 }
 
 interface BindRequest {

@@ -2,7 +2,7 @@
 // shared by Pods, PodTemplates and ReplicationController templates. Values a
 // client leaves out are filled exactly as kube-apiserver fills them, so
 // `kubectl get -o yaml` round-trips the same document.
-import { type Json, arrayAt, ensureObject, objectAt, setDefault, stringAt } from './helpers.js';
+import { type Json, itemsAt, ensureObject, objectAt, setDefault, stringAt } from './helpers.js';
 
 export const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
 const VOLUME_SOURCES_WITH_MODE = ['secret', 'configMap', 'projected', 'downwardAPI'] as const;
@@ -39,7 +39,7 @@ function defaultProbe(probe: Json | undefined): void {
 }
 
 function defaultFieldRefs(container: Json): void {
-  for (const env of arrayAt(container, 'env')) {
+  for (const env of itemsAt(container, 'env')) {
     const fieldRef = objectAt(objectAt(env, 'valueFrom'), 'fieldRef');
     if (fieldRef !== undefined) setDefault(fieldRef, 'apiVersion', 'v1');
   }
@@ -49,7 +49,7 @@ export function defaultContainer(c: Json, hostNetwork: boolean): void {
   setDefault(c, 'terminationMessagePath', '/dev/termination-log');
   setDefault(c, 'terminationMessagePolicy', 'File');
   setDefault(c, 'imagePullPolicy', defaultPullPolicy(stringAt(c, 'image')));
-  for (const port of arrayAt(c, 'ports')) {
+  for (const port of itemsAt(c, 'ports')) {
     setDefault(port, 'protocol', 'TCP');
     if (hostNetwork) setDefault(port, 'hostPort', port.containerPort);
   }
@@ -75,7 +75,7 @@ function defaultVolume(v: Json): void {
  */
 export function defaultPodRequests(spec: Json): void {
   for (const list of CONTAINER_LISTS) {
-    for (const c of arrayAt(spec, list)) {
+    for (const c of itemsAt(spec, list)) {
       const resources = ensureObject(c, 'resources');
       const limits = objectAt(resources, 'limits');
       if (limits === undefined || Object.keys(limits).length === 0) continue;
@@ -92,6 +92,6 @@ export function defaultPodSpec(spec: Json): void {
   setDefault(spec, 'schedulerName', 'default-scheduler');
   if (spec.securityContext === undefined || spec.securityContext === null) spec.securityContext = {};
   const hostNetwork = spec.hostNetwork === true;
-  for (const list of CONTAINER_LISTS) for (const c of arrayAt(spec, list)) defaultContainer(c, hostNetwork);
-  for (const v of arrayAt(spec, 'volumes')) defaultVolume(v);
+  for (const list of CONTAINER_LISTS) for (const c of itemsAt(spec, list)) defaultContainer(c, hostNetwork);
+  for (const v of itemsAt(spec, 'volumes')) defaultVolume(v);
 }

@@ -10,7 +10,7 @@ import { inclusiveRangeError, isValidPortName, validatePortNumber } from '../../
 import { validateLabels } from '../../../registry/validation/label-selector.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../../registry/validation/names.js';
 import { PROTOCOLS } from './endpoints.js';
-import { type Json, arrayAt, objectAt, stringAt } from './helpers.js';
+import { type Json, itemsAt, objectAt, stringAt } from './helpers.js';
 import { parseQuantity } from './quantity.js';
 
 export const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'] as const;
@@ -51,7 +51,7 @@ function notFound(p: FieldPath, value: string): FieldError {
   return { type: 'FieldValueNotFound', field: p.toString(), message: `${p}: Not found: ${JSON.stringify(value)}` };
 }
 
-function validateVolumes(volumes: Json[], p: FieldPath): { errs: FieldError[]; names: Set<string> } {
+function validateVolumes(volumes: readonly Json[], p: FieldPath): { errs: FieldError[]; names: Set<string> } {
   const errs: FieldError[] = [];
   const names = new Set<string>();
   volumes.forEach((v, i) => {
@@ -70,7 +70,7 @@ function validateVolumes(volumes: Json[], p: FieldPath): { errs: FieldError[]; n
 function validatePorts(c: Json, cp: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
-  arrayAt(c, 'ports').forEach((port, i) => {
+  itemsAt(c, 'ports').forEach((port, i) => {
     const at = (field: string): FieldPath => cp.child('ports').index(i).child(field);
     const name = stringAt(port, 'name');
     if (name !== '') {
@@ -117,7 +117,7 @@ function validateContainer(c: Json, cp: FieldPath, volumeNames: Set<string>, opt
   errs.push(...oneOf(stringAt(c, 'imagePullPolicy'), PULL_POLICIES, () => cp.child('imagePullPolicy')));
   errs.push(...oneOf(stringAt(c, 'terminationMessagePolicy'), MESSAGE_POLICIES, () => cp.child('terminationMessagePolicy')));
   errs.push(...validatePorts(c, cp));
-  arrayAt(c, 'env').forEach((env, i) => {
+  itemsAt(c, 'env').forEach((env, i) => {
     const at = (): FieldPath => cp.child('env').index(i).child('name');
     const envName = stringAt(env, 'name');
     // RelaxedEnvironmentVariableValidation (GA): any printable ASCII but '='.
@@ -126,7 +126,7 @@ function validateContainer(c: Json, cp: FieldPath, volumeNames: Set<string>, opt
       errs.push(invalidValue(at(), envName, "a valid environment variable name must consist only of printable ASCII characters other than '='"));
     }
   });
-  arrayAt(c, 'volumeMounts').forEach((m, i) => {
+  itemsAt(c, 'volumeMounts').forEach((m, i) => {
     const at = (field: string): FieldPath => cp.child('volumeMounts').index(i).child(field);
     const mountName = stringAt(m, 'name');
     if (mountName === '') errs.push(required(at('name')));
@@ -138,7 +138,7 @@ function validateContainer(c: Json, cp: FieldPath, volumeNames: Set<string>, opt
 
 export function validateTolerations(spec: Json, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  arrayAt(spec, 'tolerations').forEach((t, i) => {
+  itemsAt(spec, 'tolerations').forEach((t, i) => {
     const at = (field: string): FieldPath => p.index(i).child(field);
     errs.push(...oneOf(stringAt(t, 'operator'), TOLERATION_OPERATORS, () => at('operator'), false));
     errs.push(...oneOf(stringAt(t, 'effect'), TAINT_EFFECTS, () => at('effect'), false));
@@ -150,12 +150,12 @@ export function validateTolerations(spec: Json, p: FieldPath): FieldError[] {
 }
 
 export function validatePodSpec(spec: Json, p: FieldPath, opts: PodSpecOptions): FieldError[] {
-  const { errs, names: volumeNames } = validateVolumes(arrayAt(spec, 'volumes'), p.child('volumes'));
-  const containers = arrayAt(spec, 'containers');
+  const { errs, names: volumeNames } = validateVolumes(itemsAt(spec, 'volumes'), p.child('volumes'));
+  const containers = itemsAt(spec, 'containers');
   if (containers.length === 0) errs.push(required(p.child('containers')));
   const seen = new Set<string>();
   for (const list of ['initContainers', 'containers'] as const) {
-    arrayAt(spec, list).forEach((c, i) => {
+    itemsAt(spec, list).forEach((c, i) => {
       const cp = p.child(list).index(i);
       errs.push(...validateContainer(c, cp, volumeNames, opts));
       const name = stringAt(c, 'name');

@@ -12,7 +12,7 @@ import { goQuote } from '../../../errors/go-quote.js';
 import { type FieldPath, path } from '../../../errors/field-errors.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { parseQuantity, quantityToString, type Quantity } from '../../../schema/quantity.js';
-import { type Json, arrayAt, objectAt, stringAt } from './helpers.js';
+import { type Json, itemsAt, objectAt, stringAt } from './helpers.js';
 import { CONTAINER_LISTS } from './pod-spec-defaults.js';
 
 /** pkg/api/node/util.go deprecatedNodeLabels. */
@@ -52,6 +52,10 @@ const SECCOMP_CONTAINER_PREFIX = 'container.seccomp.security.alpha.kubernetes.io
 const APPARMOR_CONTAINER_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 const SECCOMP_MESSAGE = 'non-functional in v1.27+; use the "seccompProfile" field instead';
 const NULL_SELECTOR = 'a null labelSelector results in matching no pod';
+
+/** Resources counted in bytes, and the container lists of them, in kube's order of checking. */
+const BYTE_RESOURCES = ['memory', 'ephemeral-storage'] as const;
+const RESOURCE_LISTS = ['limits', 'requests'] as const;
 
 /** The field names kube's Go structs print in these messages (api.Volume's StorageOS is `storageOS`). */
 const VOLUME_FIELD_NAMES: Readonly<Record<string, string>> = { storageos: 'storageOS' };
@@ -114,7 +118,7 @@ function deprecatedNodeLabel(key: string): string | undefined {
 /** GetWarningsForNodeSelectorTerm: deprecated keys in matchExpressions. */
 function nodeSelectorTermWarnings(term: Json | undefined, p: FieldPath): string[] {
   const out: string[] = [];
-  arrayAt(term, 'matchExpressions').forEach((e, i) => {
+  itemsAt(term, 'matchExpressions').forEach((e, i) => {
     const key = stringAt(e, 'key');
     const msg = deprecatedNodeLabel(key);
     if (msg !== undefined) out.push(`${p.child('matchExpressions').index(i).child('key')}: ${key} is ${msg}`);
@@ -133,14 +137,14 @@ function nodeLabelWarnings(spec: Json, sp: FieldPath): string[] {
     const required = objectAt(nodeAffinity, 'requiredDuringSchedulingIgnoredDuringExecution');
     if (required !== undefined) {
       const tp = sp.child('affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms');
-      arrayAt(required, 'nodeSelectorTerms').forEach((term, i) => out.push(...nodeSelectorTermWarnings(term, tp.index(i))));
+      itemsAt(required, 'nodeSelectorTerms').forEach((term, i) => out.push(...nodeSelectorTermWarnings(term, tp.index(i))));
     }
     const pp = sp.child('affinity', 'nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution');
-    arrayAt(nodeAffinity, 'preferredDuringSchedulingIgnoredDuringExecution').forEach((term, i) => {
+    itemsAt(nodeAffinity, 'preferredDuringSchedulingIgnoredDuringExecution').forEach((term, i) => {
       out.push(...nodeSelectorTermWarnings(objectAt(term, 'preference'), pp.index(i).child('preference')));
     });
   }
-  arrayAt(spec, 'topologySpreadConstraints').forEach((t, i) => {
+  itemsAt(spec, 'topologySpreadConstraints').forEach((t, i) => {
     const cp = sp.child('topologySpreadConstraints').index(i);
     const key = stringAt(t, 'topologyKey');
     const msg = deprecatedNodeLabel(key);
@@ -156,7 +160,7 @@ function annotationWarnings(annotations: Json, root: FieldPath): string[] {
 
 function volumeWarnings(spec: Json, sp: FieldPath): string[] {
   const out: string[] = [];
-  arrayAt(spec, 'volumes').forEach((v, i) => {
+  itemsAt(spec, 'volumes').forEach((v, i) => {
     for (const d of DEPRECATED_VOLUMES) {
       if (objectAt(v, d.source) !== undefined) out.push(`${sp.child('volumes').index(i).child(VOLUME_FIELD_NAMES[d.source] ?? d.source)}: ${d.message}`);
     }
@@ -167,7 +171,7 @@ function volumeWarnings(spec: Json, sp: FieldPath): string[] {
 /** Duplicate hostAliases IPs and imagePullSecrets names, and empty secret names (apply would merge or drop them). */
 function duplicateWarnings(spec: Json, sp: FieldPath): string[] {
   const out: string[] = [];
-  const aliases = arrayAt(spec, 'hostAliases');
+  const aliases = itemsAt(spec, 'hostAliases');
   const ips = new Set<string>();
   if (aliases.length > 1) {
     aliases.forEach((a, i) => {
@@ -176,7 +180,7 @@ function duplicateWarnings(spec: Json, sp: FieldPath): string[] {
       else ips.add(ip);
     });
   }
-  const secrets = arrayAt(spec, 'imagePullSecrets');
+  const secrets = itemsAt(spec, 'imagePullSecrets');
   const names = new Set<string>();
   if (secrets.length > 1) {
     secrets.forEach((s, i) => {
@@ -213,20 +217,45 @@ function quantityOf(value: unknown): Quantity | undefined {
   }
 }
 
+/** The canonical text of a quantity that is a fraction of a byte, or undefined (whole, or not a quantity). */
+function fractionalText(value: unknown): string | undefined {
+  const q = quantityOf(value);
+  return q !== undefined && isFractional(q) ? quantityToString(q) : undefined;
+}
+
+const fractionalTexts = new Map<string, string | null>();
+/** Distinct quantity texts remembered; past this the memo starts over (it only saves work). */
+const FRACTIONAL_MEMO_LIMIT = 1024;
+
+/**
+ * fractionalText, remembered per text: every workload write asks about the same
+ * few memory sizes, and parsing one takes BigInt arithmetic.
+ */
+function fractionalByteText(value: unknown): string | undefined {
+  // Short texts only: the memo must not hold on to a client's megabyte of digits.
+  if (typeof value !== 'string' || value.length > 32) return fractionalText(value);
+  const known = fractionalTexts.get(value);
+  if (known !== undefined) return known ?? undefined;
+  const text = fractionalText(value);
+  if (fractionalTexts.size >= FRACTIONAL_MEMO_LIMIT) fractionalTexts.clear();
+  fractionalTexts.set(value, text ?? null);
+  return text;
+}
+
 /** memory and ephemeral-storage are bytes: a fraction of a byte is refused by the kubelet. */
 function fractionalWarnings(resources: Json, at: () => FieldPath): string[] {
   const out: string[] = [];
-  for (const name of ['memory', 'ephemeral-storage']) {
+  for (const name of BYTE_RESOURCES) {
     if (!Object.hasOwn(resources, name)) continue;
-    const q = quantityOf(resources[name]);
-    if (q !== undefined && isFractional(q)) out.push(`${at().key(name)}: fractional byte value ${goQuote(quantityToString(q))} is invalid, must be an integer`);
+    const text = fractionalByteText(resources[name]);
+    if (text !== undefined) out.push(`${at().key(name)}: fractional byte value ${goQuote(text)} is invalid, must be an integer`);
   }
   return out;
 }
 
 /** pods.VisitContainersWithPath: init containers, containers, ephemeral containers; `at` makes the container's path. */
 function visitContainers(spec: Json, sp: FieldPath, visit: (c: Json, at: () => FieldPath) => void): void {
-  for (const list of CONTAINER_LISTS) arrayAt(spec, list).forEach((c, i) => visit(c, () => sp.child(list).index(i)));
+  for (const list of CONTAINER_LISTS) itemsAt(spec, list).forEach((c, i) => visit(c, () => sp.child(list).index(i)));
 }
 
 function containerWarnings(s: Scope, annotations: Json): string[] {
@@ -237,25 +266,28 @@ function containerWarnings(s: Scope, annotations: Json): string[] {
     out.push(`${ap.key(SECCOMP_POD_ANNOTATION)}: ${SECCOMP_MESSAGE}`);
   }
   const podAppArmor = objectAt(podSecurity, 'appArmorProfile') !== undefined;
+  // Looking up a built key costs more than the rest of a container's checks, and
+  // almost no object has per-container annotations: ask only when one might match.
+  const perContainer = hasKeyWithPrefix(annotations, SECCOMP_CONTAINER_PREFIX) || hasKeyWithPrefix(annotations, APPARMOR_CONTAINER_PREFIX);
   visitContainers(s.spec, s.root.child('spec'), (c, at) => {
-    const name = stringAt(c, 'name');
-    const security = objectAt(c, 'securityContext');
-    const seccompKey = SECCOMP_CONTAINER_PREFIX + name;
-    if (objectAt(security, 'seccompProfile') === undefined && Object.hasOwn(annotations, seccompKey)) out.push(`${ap.key(seccompKey)}: ${SECCOMP_MESSAGE}`);
-    const appArmorKey = APPARMOR_CONTAINER_PREFIX + name;
-    const hasAppArmorField = podAppArmor || objectAt(security, 'appArmorProfile') !== undefined;
-    if (s.isTemplate && !hasAppArmorField && Object.hasOwn(annotations, appArmorKey)) {
-      out.push(`${ap.key(appArmorKey)}: deprecated since v1.30; use the "appArmorProfile" field instead`);
+    if (perContainer) {
+      const name = stringAt(c, 'name');
+      const security = objectAt(c, 'securityContext');
+      const seccompKey = SECCOMP_CONTAINER_PREFIX + name;
+      if (objectAt(security, 'seccompProfile') === undefined && Object.hasOwn(annotations, seccompKey)) out.push(`${ap.key(seccompKey)}: ${SECCOMP_MESSAGE}`);
+      const appArmorKey = APPARMOR_CONTAINER_PREFIX + name;
+      const hasAppArmorField = podAppArmor || objectAt(security, 'appArmorProfile') !== undefined;
+      if (s.isTemplate && !hasAppArmorField && Object.hasOwn(annotations, appArmorKey)) {
+        out.push(`${ap.key(appArmorKey)}: deprecated since v1.30; use the "appArmorProfile" field instead`);
+      }
     }
     const resources = objectAt(c, 'resources');
-    for (const name of ['memory', 'ephemeral-storage']) {
-      for (const kind of ['limits', 'requests']) {
+    for (const name of BYTE_RESOURCES) {
+      for (const kind of RESOURCE_LISTS) {
         const list = objectAt(resources, kind);
         if (list === undefined || !Object.hasOwn(list, name)) continue;
-        const q = quantityOf(list[name]);
-        if (q !== undefined && isFractional(q)) {
-          out.push(`${at().child('resources', kind).key(name)}: fractional byte value ${goQuote(quantityToString(q))} is invalid, must be an integer`);
-        }
+        const text = fractionalByteText(list[name]);
+        if (text !== undefined) out.push(`${at().child('resources', kind).key(name)}: fractional byte value ${goQuote(text)} is invalid, must be an integer`);
       }
     }
     out.push(...envWarnings(c, at));
@@ -263,9 +295,14 @@ function containerWarnings(s: Scope, annotations: Json): string[] {
   return out;
 }
 
+function hasKeyWithPrefix(obj: Json, prefix: string): boolean {
+  for (const key in obj) if (Object.hasOwn(obj, key) && key.startsWith(prefix)) return true;
+  return false;
+}
+
 /** A repeated env name: kept by kube, but apply merges by name and may drop one. */
 function envWarnings(c: Json, at: () => FieldPath): string[] {
-  const env = arrayAt(c, 'env');
+  const env = itemsAt(c, 'env');
   if (env.length < 2) return [];
   const out: string[] = [];
   const seen = new Set<string>();
@@ -314,7 +351,7 @@ function portWarnings(spec: Json, sp: FieldPath): string[] {
   };
   const all = new Map<string, PortBlock[]>();
   visitContainers(spec, sp, (c, container) => {
-    const ports = arrayAt(c, 'ports');
+    const ports = itemsAt(c, 'ports');
     for (let i = 0; i < ports.length && budget > 0; i++) {
       const port = ports[i]!;
       const at = (): FieldPath => container().child('ports').index(i);
@@ -347,11 +384,11 @@ function podAffinityWarnings(affinity: Json, ap: FieldPath): string[] {
     const a = objectAt(affinity, kind);
     if (a === undefined) continue;
     const rp = ap.child(kind, 'requiredDuringSchedulingIgnoredDuringExecution');
-    arrayAt(a, 'requiredDuringSchedulingIgnoredDuringExecution').forEach((t, i) => {
+    itemsAt(a, 'requiredDuringSchedulingIgnoredDuringExecution').forEach((t, i) => {
       if (objectAt(t, 'labelSelector') === undefined) out.push(`${rp.index(i).child('labelSelector')}: ${NULL_SELECTOR}`);
     });
     const pp = ap.child(kind, 'preferredDuringSchedulingIgnoredDuringExecution');
-    arrayAt(a, 'preferredDuringSchedulingIgnoredDuringExecution').forEach((t, i) => {
+    itemsAt(a, 'preferredDuringSchedulingIgnoredDuringExecution').forEach((t, i) => {
       if (objectAt(objectAt(t, 'podAffinityTerm'), 'labelSelector') === undefined) out.push(`${pp.index(i).child('podAffinityTerm', 'labelSelector')}: ${NULL_SELECTOR}`);
     });
   }

@@ -106,6 +106,15 @@ const rows: Row[] = [
       'spec.containers[0].resources.requests[ephemeral-storage]: fractional byte value "100m" is invalid, must be an integer',
     ],
   },
+  {
+    // The second container's answer comes from the remembered text: the same warning.
+    name: 'one fractional quantity in two containers',
+    spec: { containers: [container({ name: 'a', resources: { limits: { memory: '2.5' } } }), container({ name: 'b', resources: { requests: { memory: '2.5' } } })] },
+    want: [
+      'spec.containers[0].resources.limits[memory]: fractional byte value "2500m" is invalid, must be an integer',
+      'spec.containers[1].resources.requests[memory]: fractional byte value "2500m" is invalid, must be an integer',
+    ],
+  },
   { name: 'whole byte quantities', spec: { containers: [container({ resources: { limits: { memory: '0.5Gi', cpu: '100m' }, requests: { memory: '128Mi' } } })] }, want: [] },
   {
     name: 'fractional overhead memory',

@@ -7,7 +7,6 @@
 // working control row, so a check that could not fail shows. The OIDC issuer runs
 // in this process: every call here is asynchronous (kapi fetches its keys while a
 // request waits).
-import { execFile } from 'node:child_process';
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { OutgoingHttpHeaders } from 'node:http';
@@ -18,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import yaml from 'js-yaml';
 import { decodeProtectedHeader, SignJWT, type JWTPayload } from 'jose';
 import { createCertificateAuthority, issueCertificate, type CertificateAndKey } from '../../src/auth/pki/issue.js';
-import { kubectlBinaries } from './support/kubectl.js';
+import { kubectlBinaries, kubectlAsync } from './support/kubectl.js';
 import { adminCredentials } from './support/http.js';
 import { rawHttp1 } from './support/raw-tls.js';
 import { startKapi, type RunningKapi } from './support/server.js';
@@ -343,16 +342,6 @@ describe('each bad credential is refused and has no effect', () => {
 
 // --- through kubectl ------------------------------------------------------------------------
 
-function kubectlAsync(binary: { name: string; path: string }, kubeconfig: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const cache = mkdtempSync(join(tmpdir(), `kapi-bad-creds-cache-${binary.name}-`));
-  return new Promise((done) => {
-    execFile(binary.path, ['--kubeconfig', kubeconfig, '--cache-dir', cache, '--request-timeout=20s', ...args], { timeout: 60_000, env: { ...process.env, HOME: cache } }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1;
-      rmSync(cache, { recursive: true, force: true });
-      done({ code, stdout, stderr });
-    });
-  });
-}
 
 let configs = 0;
 function kubeconfigWith(user: Record<string, string>): string {

@@ -5,7 +5,7 @@
 // limited to the configured paths, the file reloaded while the server runs, and
 // bad files stopping the start with one line. The issuers run in this process,
 // so kubectl runs asynchronously (kapi fetches keys while kubectl waits).
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import yaml from 'js-yaml';
 import { base64url, SignJWT } from 'jose';
-import { kubectlBinaries } from './support/kubectl.js';
+import { kubectlBinaries, kubectlAsync } from './support/kubectl.js';
 import { adminCredentials } from './support/http.js';
 import { eventually, startKapi, type RunningKapi } from './support/server.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidc-issuer.js';
@@ -78,15 +78,6 @@ function writeConfig(text: string): void {
   renameSync(`${configFile}.tmp`, configFile);
 }
 
-function kubectlAsync(binary: { name: string; path: string }, kubeconfig: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const cache = mkdtempSync(join(tmpdir(), `kapi-authn-config-cache-${binary.name}-`));
-  return new Promise((done) => {
-    execFile(binary.path, ['--kubeconfig', kubeconfig, '--cache-dir', cache, '--request-timeout=20s', ...args], { timeout: 60_000, env: { ...process.env, HOME: cache } }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1;
-      done({ code, stdout, stderr });
-    });
-  });
-}
 
 /** A kubeconfig whose user is kubectl's oidc auth provider holding the id_token (no refresh: the token is valid). */
 function idTokenKubeconfig(idToken: string, issuerUrl: string, name: string): string {

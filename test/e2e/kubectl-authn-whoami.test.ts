@@ -9,7 +9,6 @@
 // service-account tokens). The README's `user.exec` entry for `kapi credential`
 // runs as written; impersonation headers and TokenReview answer the same way.
 // The OIDC issuer runs in this process, so kubectl runs asynchronously.
-import { execFile } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import yaml from 'js-yaml';
 import { decodeJwt } from 'jose';
 import { issueCertificate, type CertificateAndKey } from '../../src/auth/pki/issue.js';
-import { kubectlBinaries } from './support/kubectl.js';
+import { kubectlBinaries, kubectlAsync } from './support/kubectl.js';
 import { adminCredentials, call, type Credentials } from './support/http.js';
 import { eventually, startKapi, type RunningKapi } from './support/server.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidc-issuer.js';
@@ -54,16 +53,6 @@ async function adminCall(method: string, path: string, body?: unknown): Promise<
   return res.json();
 }
 
-function kubectlAsync(binary: { name: string; path: string }, kubeconfig: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const cache = mkdtempSync(join(tmpdir(), `kapi-whoami-cache-${binary.name}-`));
-  return new Promise((done) => {
-    execFile(binary.path, ['--kubeconfig', kubeconfig, '--cache-dir', cache, '--request-timeout=20s', ...args], { timeout: 60_000, env: { ...process.env, HOME: cache } }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1;
-      rmSync(cache, { recursive: true, force: true });
-      done({ code, stdout, stderr });
-    });
-  });
-}
 
 let files = 0;
 /** The admin kubeconfig's cluster with `user` as the only credential. */

@@ -2,13 +2,13 @@
 // test issuer on 127.0.0.1; an ID token in the kubeconfig authenticates as its
 // email with prefixed groups, a token for another client is 401, and bad flags
 // stop the start with one line.
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import yaml from 'js-yaml';
-import { kubectlBinaries } from './support/kubectl.js';
+import { kubectlBinaries, kubectlAsync } from './support/kubectl.js';
 import { startKapi, type RunningKapi } from './support/server.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidc-issuer.js';
 
@@ -24,15 +24,6 @@ const now = () => Math.floor(Date.now() / 1000);
  * kubectl without blocking this process: the issuer runs in it, and kapi asks it
  * for keys while kubectl waits (support/kubectl.ts's spawnSync would deadlock).
  */
-function kubectlAsync(binary: { name: string; path: string }, kubeconfig: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const cache = mkdtempSync(join(tmpdir(), `kapi-oidc-cache-${binary.name}-`));
-  return new Promise((done) => {
-    execFile(binary.path, ['--kubeconfig', kubeconfig, '--cache-dir', cache, '--request-timeout=20s', ...args], { timeout: 60_000, env: { ...process.env, HOME: cache } }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1;
-      done({ code, stdout, stderr });
-    });
-  });
-}
 
 function kubeconfigWithToken(token: string, name: string): string {
   const cfg = yaml.load(readFileSync(server.kubeconfig, 'utf8')) as { users: { user: Record<string, string> }[] };

@@ -7,9 +7,9 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { isStorageError } from '../../src/errors/storage-error.js';
 import type { KubeObject } from '../../src/schema/object.js';
 import { createCacher, type CachingStorage } from '../../src/storage/cacher/index.js';
-import type { KV } from '../../src/storage/kv.js';
 import { openMemoryKv } from '../../src/storage/memory/memory-kv.js';
 import { createObjectStore } from '../../src/storage/object-store.js';
+import { countingKv } from '../support/counting-kv.js';
 import type { Storage, StorageWatchOptions } from '../../src/storage/storage.js';
 
 const PREFIX = '/r/';
@@ -32,18 +32,7 @@ interface Rig {
 }
 
 function rig(): Rig {
-  const inner = openMemoryKv();
-  const calls: Record<string, number> = Object.create(null) as Record<string, number>;
-  const kv = new Proxy(inner, {
-    get(target, prop, receiver) {
-      const value: unknown = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls[String(prop)] = (calls[String(prop)] ?? 0) + 1;
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  }) as KV;
+  const { kv, calls } = countingKv(openMemoryKv());
   const store = createObjectStore({ kv });
   let held: (() => void)[] | undefined;
   const later = (fn: () => void): void => (held === undefined ? fn() : void held.push(fn));

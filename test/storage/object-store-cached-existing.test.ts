@@ -12,6 +12,7 @@ import { openMemoryKv } from '../../src/storage/memory/memory-kv.js';
 import { createObjectStore } from '../../src/storage/object-store.js';
 import { openSqliteKv } from '../../src/storage/sqlite/index.js';
 import type { Storage } from '../../src/storage/storage.js';
+import { countingKv } from '../support/counting-kv.js';
 import { describeWithEtcd } from '../support/etcd.js';
 
 const KEY = '/r/a';
@@ -21,20 +22,7 @@ const withData = (obj: KubeObject, v: string): KubeObject => ({ ...obj, data: { 
 const dataOf = (obj: KubeObject | undefined): string | undefined => (obj as { data?: { v?: string } } | undefined)?.data?.v;
 
 /** Counts the KV calls the store makes (get is the read a fresh hint saves). */
-function counting(inner: KV): { kv: KV; calls: Record<string, number> } {
-  const calls: Record<string, number> = Object.create(null) as Record<string, number>;
-  const kv = new Proxy(inner, {
-    get(target, prop, receiver) {
-      const value: unknown = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls[String(prop)] = (calls[String(prop)] ?? 0) + 1;
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { kv, calls };
-}
+const counting = countingKv;
 
 interface Ctx {
   readonly store: Storage;

@@ -5,26 +5,13 @@ import { isStorageError } from '../../src/errors/storage-error.js';
 import type { KV } from '../../src/storage/kv.js';
 import { openMemoryKv } from '../../src/storage/memory/memory-kv.js';
 import { createObjectStore } from '../../src/storage/object-store.js';
+import { countingKv } from '../support/counting-kv.js';
 import type { KubeObject } from '../../src/schema/object.js';
 
 const cm = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, uid: `u-${name}` }, data: { v: '1' } });
 
 /** A memory KV that counts calls per method. */
-function countingKv(): { kv: KV; calls: Record<string, number> } {
-  const inner = openMemoryKv();
-  const calls: Record<string, number> = {};
-  const kv = new Proxy(inner, {
-    get(target, prop, receiver) {
-      const value: unknown = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls[String(prop)] = (calls[String(prop)] ?? 0) + 1;
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { kv, calls };
-}
+const countingMemoryKv = () => countingKv(openMemoryKv());
 
 describe('object store over a KV', () => {
   test('stored bytes carry neither resourceVersion nor selfLink', async () => {
@@ -67,7 +54,7 @@ describe('object store over a KV', () => {
   }
 
   test('a lost update race retries from the entry the Conflict carries, with no extra read', async () => {
-    const { kv, calls } = countingKv();
+    const { kv, calls } = countingMemoryKv();
     const store = createObjectStore({ kv });
     await store.create('/r/a', cm('a'));
     let rounds = 0;
@@ -84,7 +71,7 @@ describe('object store over a KV', () => {
   });
 
   test('a delete without preconditions is a single KV call', async () => {
-    const { kv, calls } = countingKv();
+    const { kv, calls } = countingMemoryKv();
     const store = createObjectStore({ kv });
     await store.create('/r/a', cm('a'));
     await store.delete('/r/a');

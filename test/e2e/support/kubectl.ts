@@ -1,7 +1,7 @@
 // Runs real kubectl binaries: the one on PATH and the versioned ones
 // (kubectl.1.27 … kubectl.1.33) beside its resolved target.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -59,4 +59,20 @@ export function ok(k: Kubectl, args: string[], input?: string): string {
   const res = k.run(args, input === undefined ? {} : { input });
   if (res.code !== 0) throw new Error(`${k.name} ${args.join(' ')} failed (${res.code}):\n${res.stderr}\n${res.stdout}`);
   return res.stdout;
+}
+
+/**
+ * Runs kubectl without blocking the event loop (the server under test may be in
+ * this process, or a test issuer must answer kubectl meanwhile), with a private
+ * cache dir that is removed afterwards.
+ */
+export function kubectlAsync(binary: { name: string; path: string }, kubeconfig: string, args: readonly string[]): Promise<KubectlResult> {
+  const cache = mkdtempSync(join(tmpdir(), `kapi-kubectl-async-${binary.name}-`));
+  return new Promise((done) => {
+    execFile(binary.path, ['--kubeconfig', kubeconfig, '--cache-dir', cache, '--request-timeout=20s', ...args], { timeout: 60_000, env: { ...process.env, HOME: cache } }, (err, stdout, stderr) => {
+      const code = err === null ? 0 : typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1;
+      rmSync(cache, { recursive: true, force: true });
+      done({ code, stdout, stderr });
+    });
+  });
 }

@@ -37,7 +37,10 @@ export async function startKapiProcess(args: readonly string[] = []): Promise<Ka
   // KAPI_BENCH_ARGS (space-separated) adds flags to every kapi the bench starts, for
   // A/B runs such as KAPI_BENCH_ARGS=--watch-cache=false.
   const extra = process.env.KAPI_BENCH_ARGS?.split(' ').filter((a) => a !== '') ?? [];
-  const child = spawn(process.execPath, [join(ROOT, 'bin/kapi.js'), `--secure-port=${port}`, `--data-dir=${dataDir}`, ...args, ...extra], {
+  // KAPI_BENCH_NODE_ARGS goes to node itself, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'
+  // (kapi exits cleanly on SIGTERM, so the profile is written).
+  const nodeArgs = (): string[] => process.env.KAPI_BENCH_NODE_ARGS?.split(' ').filter((a) => a !== '') ?? [];
+  const child = spawn(process.execPath, [...nodeArgs(), join(ROOT, 'bin/kapi.js'), `--secure-port=${port}`, `--data-dir=${dataDir}`, ...args, ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -71,6 +71,12 @@ export function lengthDelimitedFramer(codec: Codec): WatchFramer {
  */
 const frames = new WeakMap<object, Map<WatchFramer, Partial<Record<WatchEventType, Buffer>>>>();
 
+/** The frame frameShared made or found last (for a frozen object only); no object per update. */
+let lastObject: object | undefined;
+let lastFramer: WatchFramer | undefined;
+let lastType: WatchEventType | undefined;
+let lastBytes: Buffer = Buffer.alloc(0);
+
 /**
  * framer.frame(event), made once per (frozen object, framer, type) and then reused.
  * An object that is not frozen may be changed or is private to one watcher (a
@@ -78,6 +84,8 @@ const frames = new WeakMap<object, Map<WatchFramer, Partial<Record<WatchEventTyp
  * the Buffer they get.
  */
 export function frameShared(framer: WatchFramer, event: WatchFrameEvent): Buffer {
+  // Every watcher of an event asks for it in turn: the last answer serves most of them.
+  if (event.object === lastObject && framer === lastFramer && event.type === lastType) return lastBytes;
   if (!Object.isFrozen(event.object)) return framer.frame(event);
   let byFramer = frames.get(event.object);
   if (byFramer === undefined) {
@@ -94,5 +102,9 @@ export function frameShared(framer: WatchFramer, event: WatchFrameEvent): Buffer
     bytes = framer.frame(event);
     byType[event.type] = bytes;
   }
+  lastObject = event.object;
+  lastFramer = framer;
+  lastType = event.type;
+  lastBytes = bytes;
   return bytes;
 }

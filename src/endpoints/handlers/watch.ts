@@ -19,6 +19,7 @@
 // event is framed once per codec and its bytes written to every watcher
 // (frameShared); a Table is per watcher and framed for it alone.
 // A watcher that stops reading is cut off once MAX_UNREAD_WATCH_BYTES are queued.
+// A busy watch's frames are gathered over WATCH_WRITE_WINDOW_MS and written together.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { frameShared, type WatchFrameEvent, type WatchFramer } from '../../codecs/framing.js';
 import { forbiddenField, notSupported, path, type FieldError } from '../../errors/field-errors.js';
@@ -58,10 +59,72 @@ export function nextBookmarkDelay(now: number, deadline: number, intervalMs: num
  */
 export const MAX_UNREAD_WATCH_BYTES = 4 * 1024 * 1024;
 
-/** What is queued for the client and not yet taken by it (HTTP/1.1 socket or HTTP/2 stream). */
-function unreadBytes(raw: FastifyReply['raw']): number {
-  const stream = (raw as { stream?: { writableLength?: number } }).stream;
-  return stream?.writableLength ?? (raw as { writableLength?: number }).writableLength ?? 0;
+/**
+ * A watch that wrote within this window holds its next frames until the window
+ * ends and writes them together. Each write to an HTTP/2 stream costs the server
+ * microseconds of its own (Node's stream machinery, nghttp2, the completion) whatever
+ * its size, so at a busy resource's rate, one write per event per watcher is most of
+ * a fan-out's CPU. An event to a quiet watch is written at once; one to a busy watch
+ * waits at most this long.
+ */
+export const WATCH_WRITE_WINDOW_MS = 25;
+
+/** One watch's frames held for the end of the write window. */
+interface HeldFrames {
+  readonly frames: Buffer[];
+  /** The window in which the watch last wrote. */
+  window: number;
+  /** Writes the held frames (the window ended). */
+  readonly flush: () => void;
+}
+
+/** The current write window; one shared timer ends it (none is armed while no watch has written). */
+let writeWindow = 0;
+let windowTimer: NodeJS.Timeout | undefined;
+let holding: HeldFrames[] = [];
+
+function endWriteWindow(): void {
+  windowTimer = undefined;
+  writeWindow++;
+  const due = holding;
+  holding = [];
+  for (const h of due) h.flush();
+}
+
+/** The frames joined last, and their bytes. */
+let lastJoined: { readonly frames: readonly Buffer[]; readonly bytes: Buffer } = { frames: [], bytes: Buffer.alloc(0) };
+
+/**
+ * Held frames as one Buffer. Watchers of one resource hold the same shared frames
+ * (frameShared) when a window ends, so the last join serves most of them.
+ */
+function joinFrames(frames: readonly Buffer[]): Buffer {
+  if (frames.length === 1) return frames[0]!;
+  const last = lastJoined;
+  if (last.frames.length === frames.length) {
+    let same = true;
+    for (let i = 0; i < frames.length && same; i++) same = frames[i] === last.frames[i];
+    if (same) return last.bytes;
+  }
+  const bytes = Buffer.concat(frames);
+  lastJoined = { frames: frames.slice(), bytes };
+  return bytes;
+}
+
+/** A watch wrote in the current window: the window must end. */
+function armWriteWindow(): void {
+  if (windowTimer !== undefined) return;
+  windowTimer = setTimeout(endWriteWindow, WATCH_WRITE_WINDOW_MS);
+  // Held frames belong to open streams, which keep the process alive on their own.
+  windowTimer.unref();
+}
+
+/**
+ * What holds the bytes queued for the client and not yet taken by it: the HTTP/2
+ * stream, or the HTTP/1.1 response. Found once per watch; read after every write.
+ */
+function unreadQueue(raw: FastifyReply['raw']): { readonly writableLength?: number } {
+  return (raw as { stream?: { writableLength?: number } }).stream ?? (raw as { writableLength?: number });
 }
 
 function startStream(request: FastifyRequest, reply: FastifyReply, contentType: string): void {
@@ -119,6 +182,28 @@ async function serveWatch(ctx: WatchContext): Promise<FastifyReply> {
   let finish = (): void => {
     endAsked = true;
   };
+  const out = reply.raw;
+  const unread = unreadQueue(out);
+  // Set when the client went away: nothing more is written, held frames included.
+  let gone = false;
+  const send = (bytes: Buffer): void => {
+    out.write(bytes);
+    held.window = writeWindow;
+    armWriteWindow();
+    if ((unread.writableLength ?? 0) > MAX_UNREAD_WATCH_BYTES) finish();
+  };
+  /** The held frames as one write, in order; none once the stream ended. */
+  const flushHeld = (): void => {
+    const frames = held.frames;
+    if (frames.length === 0 || ended) {
+      frames.length = 0;
+      return;
+    }
+    const bytes = joinFrames(frames);
+    frames.length = 0;
+    send(bytes);
+  };
+  const held: HeldFrames = { frames: [], window: -1, flush: flushHeld };
   const write = (event: WatchFrameEvent): void => {
     if (ended) return;
     const bytes = frameShared(framer, event);
@@ -126,8 +211,16 @@ async function serveWatch(ctx: WatchContext): Promise<FastifyReply> {
       buffered.push(bytes);
       return;
     }
-    reply.raw.write(bytes);
-    if (unreadBytes(reply.raw) > MAX_UNREAD_WATCH_BYTES) finish();
+    if (held.frames.length > 0) {
+      held.frames.push(bytes);
+      return;
+    }
+    if (held.window === writeWindow && windowTimer !== undefined) {
+      held.frames.push(bytes);
+      holding.push(held);
+      return;
+    }
+    send(bytes);
   };
   let headersSent = false;
   /** The event's object as the client asked for it: itself, its metadata-only form, or a one-row Table. */
@@ -139,7 +232,10 @@ async function serveWatch(ctx: WatchContext): Promise<FastifyReply> {
     headersSent = true;
     return t as object;
   };
-  const onEvent = (e: StorageWatchEvent): void => write({ type: e.type, object: shown(e.object) });
+  // Storage's event is written as it is when the client takes whole objects: no
+  // copy of it per watcher (it is shared, and frameShared only reads it).
+  const onEvent: (e: StorageWatchEvent) => void =
+    partialVersion === undefined && table === undefined ? write : (e) => write({ type: e.type, object: shown(e.object) });
   const bookmark = (resourceVersion: string, annotations?: Record<string, string>): void => {
     const object: KubeObject = { kind: def.kind, apiVersion, metadata: { resourceVersion, ...(annotations === undefined ? {} : { annotations }) } };
     // A bookmark names no object: as a Table it is an empty one carrying the resourceVersion.
@@ -243,14 +339,21 @@ async function serveWatch(ctx: WatchContext): Promise<FastifyReply> {
   }
   finish = () => {
     if (ended) return;
+    // What is held goes out before the end (an ERROR event among it), unless the client left.
+    const last = gone || held.frames.length === 0 ? undefined : joinFrames(held.frames);
+    held.frames.length = 0;
     ended = true;
     clearTimeout(timer);
     clearTimeout(bookmarkTimer);
     handle.close();
-    reply.raw.end();
+    if (last === undefined) reply.raw.end();
+    else reply.raw.end(last);
   };
   // 'close' on the response (not the request): the request's fires once its body is read.
-  reply.raw.on('close', () => finish());
+  reply.raw.on('close', () => {
+    gone = true;
+    finish();
+  });
   if (endAsked) finish();
   return reply;
 }

@@ -2,9 +2,10 @@
 // has not delivered yet, turned into watch events for its prefix, key filter and
 // predicate (a change that makes an object start matching is ADDED, stop matching
 // DELETED with the last matching state at the change's revision). Delivery runs
-// on a later microtask, never inside the cache's dispatch, and a replay from
-// history goes out in chunks so a long one cannot stall the event loop. A watcher
-// whose queue passes its bound is cut off with an error instead of holding memory.
+// on a later microtask (one for every watcher with something due), never inside
+// the cache's dispatch, and a replay from history goes out in chunks so a long one
+// cannot stall the event loop. A watcher whose queue passes its bound is cut off
+// with an error instead of holding memory.
 import { StorageError } from '../../errors/storage-error.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { StorageWatch, StorageWatchEvent, StorageWatchOptions } from '../storage.js';
@@ -13,6 +14,47 @@ import type { CacheEvent } from './history.js';
 
 /** Events delivered per turn of the event loop while replaying. */
 const CHUNK = 1000;
+
+/**
+ * Watchers with live changes to deliver on the next microtask. One microtask
+ * serves them all: a change fanned out to thousands of watchers would otherwise
+ * queue a microtask (and a closure) per watcher.
+ */
+let due: CacheWatcher[] = [];
+
+function deliverDue(): void {
+  const batch = due;
+  due = [];
+  for (const w of batch) {
+    try {
+      w.flushScheduled();
+    } catch (cause) {
+      // Only a bug gets here (consumers' throws are caught per watcher); the others still get theirs.
+      w.fail(new StorageError('Unavailable', `watch delivery failed: ${String(cause)}`, { cause }));
+    }
+  }
+}
+
+/**
+ * The watch event of a change, for a watcher with no predicate: every such watcher
+ * gets the same frozen object. When changes come one at a time, watchers take each
+ * in turn and the last one made serves them; a batch is found in the map.
+ */
+const sharedEvents = new WeakMap<CacheEvent, StorageWatchEvent>();
+let lastChange: CacheEvent | undefined;
+let lastEvent: StorageWatchEvent | undefined;
+
+function sharedEvent(e: CacheEvent): StorageWatchEvent {
+  if (lastChange === e) return lastEvent!;
+  let event = sharedEvents.get(e);
+  if (event === undefined) {
+    event = Object.freeze({ type: e.type, object: e.object, key: e.key });
+    sharedEvents.set(e, event);
+  }
+  lastChange = e;
+  lastEvent = event;
+  return event;
+}
 
 /** The DELETED form of a change that made an object stop matching, shared by every watcher. */
 const leftObjects = new WeakMap<CacheEvent, KubeObject>();
@@ -86,6 +128,8 @@ export class CacheWatcher implements StorageWatch {
     if (this.ended || revision <= this.progressRevision) return;
     if (revision > this.lastRevision) this.lastRevision = revision;
     this.progressRevision = revision;
+    // A consumer that takes no progress reports needs no delivery for one.
+    if (this.opts.watch.onProgress === undefined) return;
     this.schedule();
   }
 
@@ -113,11 +157,16 @@ export class CacheWatcher implements StorageWatch {
     if (this.scheduled || this.ended) return;
     this.scheduled = true;
     // A long backlog yields to I/O between chunks; a short one goes out at once.
-    if (this.queue.length - this.next > CHUNK) setImmediate(() => this.flush());
-    else queueMicrotask(() => this.flush());
+    if (this.queue.length - this.next > CHUNK) {
+      setImmediate(() => this.flushScheduled());
+      return;
+    }
+    if (due.length === 0) queueMicrotask(deliverDue);
+    due.push(this);
   }
 
-  private flush(): void {
+  /** Runs the delivery schedule() asked for (only schedule's callers call it). */
+  flushScheduled(): void {
     this.scheduled = false;
     const end = Math.min(this.queue.length, this.next + CHUNK);
     for (; this.next < end && !this.ended; this.next++) {
@@ -136,18 +185,25 @@ export class CacheWatcher implements StorageWatch {
       this.schedule();
       return;
     }
-    this.queue = [];
+    // Emptied in place: a live watcher queues and drains one change at a time, and a
+    // fresh array per change would be garbage per watcher per change.
+    this.queue.length = 0;
     this.next = 0;
     this.allowance = 0;
     if (this.progressRevision > this.progressSent) {
       this.progressSent = this.progressRevision;
-      this.opts.watch.onProgress?.(String(this.progressRevision));
+      try {
+        this.opts.watch.onProgress?.(String(this.progressRevision));
+      } catch (cause) {
+        // Delivery runs for many watchers in one microtask: one consumer's throw must not stop the others.
+        this.fail(new StorageError('Unavailable', `watch progress consumer failed: ${String(cause)}`, { cause }));
+      }
     }
   }
 
   private toWatchEvent(e: CacheEvent): StorageWatchEvent | undefined {
     const predicate = this.opts.watch.predicate;
-    if (predicate === undefined) return { type: e.type, object: e.object };
+    if (predicate === undefined) return sharedEvent(e);
     if (e.type === 'ADDED') return predicate(e.object) ? { type: 'ADDED', object: e.object } : undefined;
     if (e.type === 'DELETED') return predicate(e.object) ? { type: 'DELETED', object: e.object } : undefined;
     const was = e.prevObject !== undefined && predicate(e.prevObject);

@@ -169,6 +169,21 @@ const updateCases: Case[] = [
     },
   },
   {
+    name: 'a hint the store handed out is compared by its stored bytes: the no-op check encodes only the update',
+    run: async (ctx) => {
+      const stringify = JSON.stringify;
+      let encodes = 0;
+      JSON.stringify = ((...a: Parameters<typeof JSON.stringify>) => (encodes++, stringify(...a))) as typeof JSON.stringify;
+      try {
+        await ctx.store.guaranteedUpdate(KEY, { cachedExisting: ctx.current, tryUpdate: ({ current }) => current! });
+      } finally {
+        JSON.stringify = stringify;
+      }
+      expect(encodes).toBe(1);
+      expect(calls(ctx, 'put')).toBe(0);
+    },
+  },
+  {
     name: 'a hint of a deleted object: NotFound without allowCreate',
     run: async (ctx) => {
       await ctx.store.delete(KEY);

@@ -11,6 +11,8 @@ import { decodeObject, deepFreeze, jsonObjectCodec, type ObjectCodec } from './c
 
 export class DecodedValues {
   private readonly byValue = new WeakMap<Uint8Array, KubeObject>();
+  /** The other way: the stored bytes an object was decoded from or written as. */
+  private readonly byObject = new WeakMap<KubeObject, Uint8Array>();
   /**
    * Decoding what the codec encoded gives back the same JSON-shaped object (true
    * of JSON); a codec that drops or reshapes fields (protobuf) must decode.
@@ -30,7 +32,10 @@ export class DecodedValues {
     const known = this.byValue.get(value);
     if (known !== undefined && known.metadata.resourceVersion === String(revision)) return known;
     const object = deepFreeze(decodeObject(this.codec, { key, value, revision }));
-    if (known === undefined) this.byValue.set(value, object);
+    if (known === undefined) {
+      this.byValue.set(value, object);
+      this.byObject.set(object, value);
+    }
     return object;
   }
 
@@ -44,6 +49,16 @@ export class DecodedValues {
     const { selfLink: _selfLink, ...metadata } = object.metadata;
     const result = deepFreeze({ ...object, metadata: { ...metadata, resourceVersion: String(revision) } });
     this.byValue.set(value, result);
+    this.byObject.set(result, value);
     return result;
+  }
+
+  /**
+   * The stored bytes of an object this registry handed out (the watch cache's
+   * copies are such objects), so a write starting from one need not encode it
+   * again to tell a no-op; undefined for any other object.
+   */
+  bytesOf(object: KubeObject): Uint8Array | undefined {
+    return this.byObject.get(object);
   }
 }

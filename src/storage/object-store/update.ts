@@ -24,7 +24,7 @@ interface State {
   readonly object: KubeObject | undefined;
   /** The modRevision the compare-and-swap expects (0 when absent). */
   readonly revision: number;
-  /** The stored bytes; undefined for the cache's copy, whose bytes were never read. */
+  /** The stored bytes; for the cache's copy, its bytes when this store made the copy. */
   readonly value: Uint8Array | undefined;
   /**
    * Read from the KV or handed back by a lost compare-and-swap, so known to be
@@ -55,7 +55,7 @@ async function firstState(ctx: Ctx, key: string, cached: KubeObject | undefined)
   const rv = cached?.metadata.resourceVersion;
   const revision = rv !== undefined && /^[1-9][0-9]*$/.test(rv) ? Number(rv) : 0;
   if (cached === undefined || !Number.isSafeInteger(revision) || revision <= 0) return readState(ctx, key);
-  return { object: cached, revision, value: undefined, isCurrent: false };
+  return { object: cached, revision, value: ctx.decoded.bytesOf(cached), isCurrent: false };
 }
 
 /** The entry after a lost race: the one the error carries, or a fresh read if it has none. */

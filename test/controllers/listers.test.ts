@@ -16,7 +16,7 @@ import { startControllers, type RunningControllers } from '../../src/server/cont
 import { createCacher, type CachingStorage } from '../../src/storage/cacher/index.js';
 import { openMemoryKv } from '../../src/storage/memory/memory-kv.js';
 import { createObjectStore } from '../../src/storage/object-store.js';
-import type { Storage } from '../../src/storage/storage.js';
+import { countingStorage } from '../support/counting-storage.js';
 
 const silent = { info: () => undefined, warn: () => undefined };
 const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
@@ -29,25 +29,7 @@ async function until(what: string, check: () => Promise<boolean>, boundMs = 5000
   }
 }
 
-/** The backend under the cacher, counting the reads that reach it. */
-function countingBackend(storage: Storage): { storage: Storage; reads: () => number } {
-  let reads = 0;
-  return {
-    reads: () => reads,
-    storage: {
-      create: (...a) => storage.create(...a),
-      get: (...a) => ((reads += 1), storage.get(...a)),
-      list: (...a) => ((reads += 1), storage.list(...a)),
-      count: (...a) => ((reads += 1), storage.count(...a)),
-      guaranteedUpdate: (...a) => storage.guaranteedUpdate(...a),
-      delete: (...a) => storage.delete(...a),
-      watch: (...a) => storage.watch(...a),
-      currentResourceVersion: () => storage.currentResourceVersion(),
-      ping: () => storage.ping(),
-      close: () => storage.close(),
-    },
-  };
-}
+const countingBackend = countingStorage;
 
 describe('controllers over the watch cache', () => {
   let backend: ReturnType<typeof countingBackend>;

@@ -10,7 +10,7 @@
 // request and event, since the informer reports neither.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CoreV1Api, KubeConfig, ListWatch, type V1ConfigMap } from '@kubernetes/client-node';
-import { adminCredentials, call, type Credentials } from './support/http.js';
+import { adminCredentials, call, writeOk, type Credentials } from './support/http.js';
 import { RecordingWatch } from './support/recording-watch.js';
 import { eventually, startKapi, type RunningKapi } from './support/server.js';
 
@@ -34,15 +34,8 @@ afterAll(async () => server?.stop());
 
 const cmPath = (name?: string) => `/api/v1/namespaces/${NS}/configmaps${name === undefined ? '' : `/${name}`}`;
 
-async function write(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: object): Promise<void> {
-  const res = await call(server, admin, {
-    method,
-    path,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    headers: { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' },
-  });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.body.toString()}`);
-}
+/** One write over HTTP; the writes are not what is tested, so they skip kubectl's start-up. */
+const write = (method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: object): Promise<void> => writeOk(server, admin, method, path, body);
 
 const create = (name: string, labels: Record<string, string> = {}) =>
   write('POST', cmPath(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data: { v: '0' } });

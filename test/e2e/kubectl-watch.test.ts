@@ -6,7 +6,7 @@
 // as it comes and waits for the lines it expects; every process is killed in
 // `finally`.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { adminCredentials, call, type Credentials } from './support/http.js';
+import { adminCredentials, call, writeOk, type Credentials } from './support/http.js';
 import { kubectl, kubectlBinaries, ok, type Kubectl } from './support/kubectl.js';
 import { requestUrls, rows, streamingKubectl, watchStarted, type KubectlProcess, type StreamingKubectl } from './support/kubectl-stream.js';
 import { eventually, startKapi, type RunningKapi } from './support/server.js';
@@ -44,15 +44,7 @@ function pod(name: string, labels?: Record<string, string>): object {
 }
 
 /** One write over HTTP; the writes are not what is tested, so they skip kubectl's start-up. */
-async function write(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: object): Promise<void> {
-  const res = await call(server, admin, {
-    method,
-    path,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    headers: { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' },
-  });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.body.toString()}`);
-}
+const write = (method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: object): Promise<void> => writeOk(server, admin, method, path, body);
 
 /** A namespace with its kube-root-ca.crt published, so no late ADDED of it reaches a watch. */
 async function createNamespace(ns: string): Promise<void> {

@@ -8,6 +8,7 @@ import { createRegistry } from '../../src/registry/registry.js';
 import { builtinResources } from '../../src/apis/index.js';
 import { createAdmissionChain } from '../../src/admission/chain.js';
 import { configMaps, namespaces } from '../../src/apis/core/v1/index.js';
+import { countingStorage } from '../support/counting-storage.js';
 
 /** Counts storage reads so the test can tell a cache hit from a fallback. */
 function counting(storage: Storage): { storage: Storage; gets: () => number } {
@@ -56,23 +57,7 @@ describe('namespace cache', () => {
   });
 });
 
-/** Counts every read that reaches the backend (get, list, count), whatever layer above asked. */
-function countingBackend(storage: Storage): { storage: Storage; reads: () => number } {
-  let reads = 0;
-  const wrapped: Storage = {
-    create: (...a) => storage.create(...a),
-    get: (...a) => ((reads += 1), storage.get(...a)),
-    list: (...a) => ((reads += 1), storage.list(...a)),
-    count: (...a) => ((reads += 1), storage.count(...a)),
-    guaranteedUpdate: (...a) => storage.guaranteedUpdate(...a),
-    delete: (...a) => storage.delete(...a),
-    watch: (...a) => storage.watch(...a),
-    currentResourceVersion: () => storage.currentResourceVersion(),
-    ping: () => storage.ping(),
-    close: () => storage.close(),
-  };
-  return { storage: wrapped, reads: () => reads };
-}
+const countingBackend = countingStorage;
 
 describe('namespace cache over the watch cache (--watch-cache)', () => {
   let cache: NamespaceCache | undefined;

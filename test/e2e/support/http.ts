@@ -63,3 +63,17 @@ export function call(
     req.end(opts.body);
   });
 }
+
+/**
+ * One JSON write (POST/PUT/DELETE as JSON, PATCH as a merge patch) that must
+ * succeed: for tests whose subject is what the write causes, not the write.
+ */
+export async function writeOk(server: RunningKapi, creds: Credentials, method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: object): Promise<void> {
+  const res = await call(server, creds, {
+    method,
+    path,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    headers: { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' },
+  });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.body.toString()}`);
+}

@@ -138,10 +138,12 @@ function countValueKeys(value: unknown): number {
     }
     return keys;
   }
-  const names = Object.keys(value as object);
-  keys += names.length;
-  for (let i = 0; i < names.length; i++) {
-    const member = (value as Record<string, unknown>)[names[i]!];
+  // for-in over own members rather than Object.keys: no array per object.
+  const obj = value as Record<string, unknown>;
+  for (const name in obj) {
+    if (!Object.hasOwn(obj, name)) continue;
+    keys++;
+    const member = obj[name];
     if (member !== null && typeof member === 'object') keys += countValueKeys(member);
   }
   return keys;

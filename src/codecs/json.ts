@@ -54,6 +54,24 @@ export function encodeJson(obj: unknown, opts: { pretty?: boolean } = {}): Buffe
   return Buffer.from(`${goEscape(text)}\n`, 'utf8');
 }
 
+/**
+ * encodeJson's bytes for a JSON text already made, given as fragments to join
+ * (a stored object's, storage/object-store/codec.ts), in memory of their own:
+ * they are kept beside a shared object (shared-encoding.ts), so one exact
+ * allocation rather than a pooled encode and a copy out of the pool. Go's
+ * escapes are local to each character, so fragments escape alone as they would joined.
+ */
+export function jsonAnswerBytes(fragments: readonly string[]): Buffer {
+  const escaped = fragments.map(goEscape);
+  let length = 1;
+  for (const fragment of escaped) length += Buffer.byteLength(fragment, 'utf8');
+  const bytes = Buffer.allocUnsafeSlow(length);
+  let at = 0;
+  for (const fragment of escaped) at += bytes.write(fragment, at, 'utf8');
+  bytes[at] = 0x0a;
+  return bytes;
+}
+
 export const jsonCodec: Codec = {
   mediaType: JSON_MEDIA_TYPE,
   decode: (body, opts) => decodeJson(body, opts),

@@ -15,6 +15,21 @@ export function encodeShared(codec: Codec, obj: object): Buffer {
   return sharedBy(encodings, codec, obj, () => codec.encode(obj));
 }
 
+/**
+ * Records `bytes` as codec.encode(obj) for a frozen object whose maker already
+ * has its encoding (a write's stored object, storage/object-store/decoded.ts);
+ * encodeShared answers them from then on. `bytes` must be memory of their own.
+ */
+export function keepEncoding(codec: Codec, obj: object, bytes: Buffer): void {
+  if (!Object.isFrozen(obj)) return;
+  let byCodec = encodings.get(obj);
+  if (byCodec === undefined) {
+    byCodec = new Map();
+    encodings.set(obj, byCodec);
+  }
+  byCodec.set(codec, bytes);
+}
+
 /** What encodeItemShared keys its bytes by: one encoder per output form (JSON list item, protobuf message). */
 export interface ItemEncoder {
   encode(item: object): Buffer;

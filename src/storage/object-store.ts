@@ -6,7 +6,7 @@
 import { StorageError } from '../errors/storage-error.js';
 import type { KubeObject } from '../schema/object.js';
 import type { KV } from './kv.js';
-import { encodeObject, jsonObjectCodec, type ObjectCodec } from './object-store/codec.js';
+import { encodeForStorage, jsonObjectCodec, type ObjectCodec } from './object-store/codec.js';
 import { DecodedValues } from './object-store/decoded.js';
 import { asPrefix, listObjects } from './object-store/list.js';
 import { ensureReached, parseResourceVersion } from './object-store/resource-version.js';
@@ -61,11 +61,11 @@ class ObjectStore implements Storage {
     if (rv !== undefined && rv !== '' && rv !== '0') {
       throw new StorageError('InvalidObject', 'resourceVersion should not be set on objects to be created', { key });
     }
-    const value = encodeObject(this.codec, obj);
+    const { value, json } = encodeForStorage(this.codec, obj);
     const { revision } = await this.kv.create(key, value);
     // The bytes just stored are this object: answer it with its revision rather
     // than decoding them again, and let its watch event find it the same way.
-    return this.ctx.decoded.stored(key, value, obj, revision);
+    return this.ctx.decoded.stored(key, value, obj, revision, json);
   }
 
   async get(key: string, opts: StorageGetOptions = {}): Promise<KubeObject> {

@@ -21,8 +21,57 @@ export const jsonObjectCodec: ObjectCodec = {
 
 /** The bytes to store: the object minus the fields the revision supplies. */
 export function encodeObject(codec: ObjectCodec, obj: KubeObject): Uint8Array {
+  return encodeForStorage(codec, obj).value;
+}
+
+/**
+ * The JSON text of a stored object as the fragments it is joined from, one of
+ * them metadata's text. Reads answer the same object with resourceVersion in
+ * its metadata, so the answer's JSON is the same fragments with another
+ * metadata text: a write serializes its object once, not once for storage and
+ * again for its answer (decoded.ts keeps that answer). The fragments are written
+ * into the bytes one by one; joining them first would copy the text once more.
+ */
+export interface StoredJson {
+  readonly fragments: readonly string[];
+  /** Where metadata's text is in `fragments`. */
+  readonly metadataAt: number;
+}
+
+/** What a write stores, and with the JSON codec the fragments of its text. */
+export function encodeForStorage(codec: ObjectCodec, obj: KubeObject): { value: Uint8Array; json?: StoredJson } {
   const { resourceVersion: _rv, selfLink: _selfLink, ...metadata } = obj.metadata ?? {};
-  return codec.encode({ ...obj, metadata });
+  const stored: KubeObject = { ...obj, metadata };
+  if (codec !== jsonObjectCodec) return { value: codec.encode(stored) };
+  const json = storedJson(stored);
+  return { value: utf8Fragments(json.fragments, (length) => Buffer.allocUnsafe(length)), json };
+}
+
+/** JSON.stringify(stored) as fragments: the same members, in the same order, the same text. */
+function storedJson(stored: KubeObject): StoredJson {
+  const fragments: string[] = [];
+  let metadataAt = -1;
+  for (const key in stored) {
+    if (!Object.hasOwn(stored, key)) continue;
+    // JSON.stringify's rule: a member whose value has no JSON text is left out.
+    const text = JSON.stringify((stored as Record<string, unknown>)[key]) as string | undefined;
+    if (text === undefined) continue;
+    fragments.push(`${fragments.length === 0 ? '{' : ','}${JSON.stringify(key)}:`);
+    if (key === 'metadata') metadataAt = fragments.length;
+    fragments.push(text);
+  }
+  fragments.push(fragments.length === 0 ? '{}' : '}');
+  return { fragments, metadataAt };
+}
+
+/** The UTF-8 bytes of the fragments joined, written into the buffer `into` makes for their length. */
+export function utf8Fragments(fragments: readonly string[], into: (length: number) => Buffer): Buffer {
+  let length = 0;
+  for (const fragment of fragments) length += Buffer.byteLength(fragment, 'utf8');
+  const bytes = into(length);
+  let at = 0;
+  for (const fragment of fragments) at += bytes.write(fragment, at, 'utf8');
+  return bytes;
 }
 
 /** Decodes stored bytes and stamps the revision that wrote them. Throws InvalidObject. */

@@ -7,7 +7,9 @@
 // watch event that feeds the watch cache, the next update's current state — costs
 // no decode at all. Values the KV drops take their objects with them.
 import type { KubeObject } from '../../schema/object.js';
-import { decodeObject, deepFreeze, jsonObjectCodec, type ObjectCodec } from './codec.js';
+import { jsonAnswerBytes, jsonCodec } from '../../codecs/json.js';
+import { keepEncoding } from '../../codecs/shared-encoding.js';
+import { decodeObject, deepFreeze, jsonObjectCodec, type ObjectCodec, type StoredJson } from './codec.js';
 
 export class DecodedValues {
   private readonly byValue = new WeakMap<Uint8Array, KubeObject>();
@@ -44,12 +46,19 @@ export class DecodedValues {
    * encode, minus what encodeObject strips) with its resourceVersion, frozen and
    * remembered. The caller hands `object` over.
    */
-  stored(key: string, value: Uint8Array, object: KubeObject, revision: number): KubeObject {
+  stored(key: string, value: Uint8Array, object: KubeObject, revision: number, json?: StoredJson): KubeObject {
     if (!this.faithful) return this.decode(key, value, revision);
-    const { selfLink: _selfLink, ...metadata } = object.metadata;
+    const { selfLink: _selfLink, ...metadata } = object.metadata ?? {};
     const result = deepFreeze({ ...object, metadata: { ...metadata, resourceVersion: String(revision) } });
     this.byValue.set(value, result);
     this.byObject.set(result, value);
+    // The write's answer (and every JSON GET until the next change) is this
+    // object as JSON: the stored text's pieces around the stamped metadata.
+    if (json !== undefined) {
+      const fragments = json.fragments.slice();
+      fragments[json.metadataAt] = JSON.stringify(result.metadata);
+      keepEncoding(jsonCodec, result, jsonAnswerBytes(fragments));
+    }
     return result;
   }
 

@@ -9,7 +9,7 @@ import { StorageError, isStorageError } from '../../errors/storage-error.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { KV, KvEntry } from '../kv.js';
 import { checkPreconditions, type GuaranteedUpdateOptions, type GuaranteedUpdateResult, type StorageDeleteOptions } from '../storage.js';
-import { bytesEqual, decodeObject, encodeObject, type ObjectCodec } from './codec.js';
+import { bytesEqual, decodeObject, encodeForStorage, encodeObject, type ObjectCodec } from './codec.js';
 import type { DecodedValues } from './decoded.js';
 
 interface Ctx {
@@ -91,12 +91,12 @@ export async function guaranteedUpdate(
       state = await confirmRefusal(ctx, key, state, err);
       continue;
     }
-    const bytes = encodeObject(ctx.codec, next);
+    const { value: bytes, json } = encodeForStorage(ctx.codec, next);
 
     if (state.object === undefined) {
       try {
         const { revision } = await ctx.kv.create(key, bytes);
-        return { object: ctx.decoded.stored(key, bytes, next, revision), created: true };
+        return { object: ctx.decoded.stored(key, bytes, next, revision, json), created: true };
       } catch (err) {
         if (!isStorageError(err, 'Exists')) throw err;
         state = await afterLostRace(ctx, key, err);
@@ -119,7 +119,7 @@ export async function guaranteedUpdate(
 
     try {
       const { revision } = await ctx.kv.put(key, bytes, { expectedRevision: state.revision });
-      return { object: ctx.decoded.stored(key, bytes, next, revision), created: false };
+      return { object: ctx.decoded.stored(key, bytes, next, revision, json), created: false };
     } catch (err) {
       if (isStorageError(err, 'Conflict')) state = await afterLostRace(ctx, key, err);
       else if (isStorageError(err, 'NotFound')) state = stateOf(ctx, undefined);

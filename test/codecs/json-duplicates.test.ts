@@ -26,6 +26,26 @@ describe('findDuplicateFields', () => {
     expect(findDuplicateFields(body)).toHaveLength(MAX_STRICT_ERRORS);
   });
 
+  // decodeJson counts names in the text against members of the parsed value before
+  // looking for repeats; texts whose names are easy to miscount.
+  const decodeCases: { name: string; input: string; want: string[] }[] = [
+    { name: 'compact text, no repeats', input: '{"a":1,"b":{"c":[{"d":1}]}}', want: [] },
+    { name: 'compact text, a repeat', input: '{"a":1,"b":{"c":1,"c":2}}', want: ['duplicate field "b.c"'] },
+    { name: 'whitespace before a colon hides a name from the count', input: '{"a" :1,"a":2}', want: ['duplicate field "a"'] },
+    { name: 'a tab and a newline before colons', input: '{"a"\t:1,"b"\n:{"c":1},"a":3}', want: ['duplicate field "a"'] },
+    { name: 'quote-colon inside a value, no repeats', input: '{"a":"x\\":y","b":"\\":"}', want: [] },
+    { name: 'quote-colon inside a value beside a repeat', input: '{"a":"x\\":y","a":1}', want: ['duplicate field "a"'] },
+    { name: 'pretty text (Go json.Indent), a repeat', input: '{\n  "a": 1,\n  "a": 2\n}', want: ['duplicate field "a"'] },
+    { name: 'an escaped backslash before the closing quote of a name', input: '{"a\\\\":1,"a\\\\":2}', want: ['duplicate field "a\\\\"'] },
+  ];
+  for (const c of decodeCases) {
+    test(`decodeJson: ${c.name}`, () => {
+      const strictErrors: string[] = [];
+      decodeJson(Buffer.from(c.input), { strictErrors });
+      expect(strictErrors).toEqual(c.want);
+    });
+  }
+
   test('decodeJson fills the collector only when given one', () => {
     const strictErrors: string[] = [];
     expect(decodeJson(Buffer.from('{"metadata":{"name":"a","name":"b"}}'), { strictErrors })).toEqual({ metadata: { name: 'b' } });

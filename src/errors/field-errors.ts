@@ -25,30 +25,49 @@ export interface FieldError {
  * A field path: `path('spec', 'containers').index(0).child('image')`. Immutable;
  * printed by schema/field-path.ts (`spec.containers[0].image`, `metadata.labels[app]`).
  * Empty names are skipped, so `path()` is the root and `path().child('a')` is `a`.
+ *
+ * A path is its last step and the path it extends: validators make a path for
+ * nearly every field they check and almost none is ever printed, so extending
+ * one is a single small object, and the steps are gathered (and the text
+ * rendered) only when an error asks. Paths that print alike are built alike
+ * (one node per step), so tests may compare them with toEqual.
  */
 export class FieldPath {
-  /**
-   * Rendered on first use: most paths are made for checks that find nothing. A
-   * #private field, so equality of paths (tests' toEqual) does not depend on it.
-   */
+  /** Rendered on first use. A #private field, so equality of paths (tests' toEqual) does not depend on it. */
   #text: string | undefined;
 
-  private constructor(readonly elements: readonly PathElement[]) {}
+  private constructor(
+    /** The path this one extends; undefined for the root. */
+    readonly parent: FieldPath | undefined,
+    /** The last step; undefined for the root. */
+    readonly step: PathElement | undefined,
+  ) {}
+
+  static readonly ROOT: FieldPath = new FieldPath(undefined, undefined);
 
   static root(...names: string[]): FieldPath {
-    return new FieldPath(names.filter((s) => s !== ''));
+    return FieldPath.ROOT.child(...names);
   }
 
   child(...names: string[]): FieldPath {
-    return new FieldPath([...this.elements, ...names.filter((s) => s !== '')]);
+    let p: FieldPath = this;
+    for (const name of names) if (name !== '') p = new FieldPath(p, name);
+    return p;
   }
 
   index(i: number): FieldPath {
-    return new FieldPath([...this.elements, i]);
+    return new FieldPath(this, i);
   }
 
   key(k: string): FieldPath {
-    return new FieldPath([...this.elements, { key: k }]);
+    return new FieldPath(this, { key: k });
+  }
+
+  /** The steps from the root, in order. */
+  get elements(): PathElement[] {
+    const out: PathElement[] = [];
+    for (let p: FieldPath | undefined = this; p !== undefined; p = p.parent) if (p.step !== undefined) out.push(p.step);
+    return out.reverse();
   }
 
   toString(): string {

@@ -37,6 +37,8 @@ const anchored = (fmt: string): RegExp => new RegExp(`^${fmt}$`);
 export const DNS1123_SUBDOMAIN = anchored(DNS1123_SUBDOMAIN_FMT);
 const QUALIFIED_NAME = anchored(QNAME_FMT);
 const LABEL_VALUE = anchored(LABEL_VALUE_FMT);
+/** `[prefix/]name` in one test: neither part can hold a '/', so the prefix is whatever precedes the one slash. */
+const QUALIFIED_KEY = anchored(`(${DNS1123_SUBDOMAIN_FMT}/)?${QNAME_FMT}`);
 
 /** apimachinery's RegexError: examples are joined with "', " + " or " (the double space is kube's). */
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
@@ -78,6 +80,41 @@ export function isQualifiedName(value: string): string[] {
   // Not an else: kube reports an empty name both as empty and as not matching.
   if (!QUALIFIED_NAME.test(name)) errs.push(`name part ${regexError(QNAME_MSG, QNAME_FMT, 'MyName', 'my.name', '123-abc')}`);
   return errs;
+}
+
+// The questions below are the checks above answering only "valid?": asked first
+// where most input is valid, so a valid key or value costs a regex test and no
+// list of messages; the messages are gathered only for what fails.
+
+/** isDNS1123Subdomain found nothing. */
+export function matchesDNS1123Subdomain(value: string): boolean {
+  return value.length <= DNS1123_SUBDOMAIN_MAX_LENGTH && DNS1123_SUBDOMAIN.test(value);
+}
+
+const validKeys = new Set<string>();
+/** Valid keys remembered; past this the memo starts over (it only saves work). */
+const VALID_KEY_MEMO_LIMIT = 1024;
+
+/**
+ * isQualifiedName found nothing: the prefix (if any) and the name are checked
+ * for their length here, for their syntax by the pattern. Valid keys are
+ * remembered: every write of a workload checks the same few label and
+ * annotation keys several times (labels, selector, template).
+ */
+export function matchesQualifiedName(value: string): boolean {
+  if (validKeys.has(value)) return true;
+  const slash = value.indexOf('/');
+  const valid = slash <= DNS1123_SUBDOMAIN_MAX_LENGTH && value.length - slash - 1 <= QUALIFIED_NAME_MAX_LENGTH && QUALIFIED_KEY.test(value);
+  if (valid) {
+    if (validKeys.size >= VALID_KEY_MEMO_LIMIT) validKeys.clear();
+    validKeys.add(value);
+  }
+  return valid;
+}
+
+/** isValidLabelValue found nothing. */
+export function matchesLabelValue(value: string): boolean {
+  return value.length <= LABEL_VALUE_MAX_LENGTH && LABEL_VALUE.test(value);
 }
 
 export function isValidLabelValue(value: string): string[] {
@@ -145,6 +182,8 @@ function aggregate(errs: readonly string[]): string {
  * integers for gt/lt and each value's label syntax, all reported at once.
  */
 export function newRequirement(key: string, operator: LabelOperator, values: readonly string[]): LabelRequirement {
+  if (isWellFormed(key, operator, values)) return { key, operator, values };
+  // Something is wrong (or isWellFormed was too strict): gather every message kube gives.
   const errs: string[] = [];
   const keyErrs = isQualifiedName(key);
   if (keyErrs.length > 0) errs.push(`key: Invalid value: ${JSON.stringify(key)}: ${keyErrs.join('; ')}`);
@@ -178,9 +217,51 @@ export function newRequirement(key: string, operator: LabelOperator, values: rea
   return { key, operator, values };
 }
 
+/**
+ * What newRequirement would find nothing wrong with, asked without building a
+ * message: every selector of every workload write converts, nearly always validly.
+ */
+function isWellFormed(key: string, operator: LabelOperator, values: readonly string[]): boolean {
+  if (!matchesQualifiedName(key)) return false;
+  switch (operator) {
+    case 'in':
+    case 'notin':
+      if (values.length === 0) return false;
+      break;
+    case '=':
+    case '==':
+    case '!=':
+      if (values.length !== 1) return false;
+      break;
+    case 'exists':
+    case '!':
+      if (values.length !== 0) return false;
+      break;
+    case 'gt':
+    case 'lt':
+      if (values.length !== 1 || parseInt64(values[0]!) === undefined) return false;
+      break;
+  }
+  for (const v of values) if (!matchesLabelValue(v)) return false;
+  return true;
+}
+
+const compareKeys = (a: LabelRequirement, b: LabelRequirement): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+/** Below this many requirements byKey sorts by insertion: Array.prototype.sort costs about a kilobyte of scratch even for two. */
+const SMALL_SORT = 16;
+
 /** labels.ByKey; a stable sort, so requirements on one key keep their order. */
 function byKey(reqs: LabelRequirement[]): LabelRequirement[] {
-  return reqs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  if (reqs.length > SMALL_SORT) return reqs.sort(compareKeys);
+  // Insertion sort, stable: an item moves only past keys strictly greater than its own.
+  for (let i = 1; i < reqs.length; i++) {
+    const r = reqs[i]!;
+    let j = i;
+    for (; j > 0 && compareKeys(reqs[j - 1]!, r) > 0; j--) reqs[j] = reqs[j - 1]!;
+    reqs[j] = r;
+  }
+  return reqs;
 }
 
 // --- the string form ----------------------------------------------------------------
@@ -351,6 +432,8 @@ export function labelSetRequirements(set: Readonly<Record<string, unknown>>): La
   return byKey(Object.keys(set).map((key) => ({ key, operator: '=', values: [String(set[key])] })));
 }
 
+const NO_EXPRESSIONS: readonly LabelSelectorRequirement[] = Object.freeze([]);
+
 const EXPRESSION_OPERATORS: Readonly<Record<string, LabelOperator>> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
 
 /**
@@ -361,9 +444,12 @@ const EXPRESSION_OPERATORS: Readonly<Record<string, LabelOperator>> = { In: 'in'
  */
 export function labelSelectorRequirements(selector: LabelSelector): LabelRequirement[] {
   const reqs: LabelRequirement[] = [];
-  const labels = selector.matchLabels ?? {};
-  for (const key of Object.keys(labels)) reqs.push(newRequirement(key, '=', [String(labels[key])]));
-  for (const e of selector.matchExpressions ?? []) {
+  const labels = selector.matchLabels;
+  if (labels !== null && labels !== undefined) {
+    // A for-in rather than Object.keys: the same keys in the same order, without the array.
+    for (const key in labels) if (Object.hasOwn(labels, key)) reqs.push(newRequirement(key, '=', [String(labels[key])]));
+  }
+  for (const e of selector.matchExpressions ?? NO_EXPRESSIONS) {
     const operator = Object.hasOwn(EXPRESSION_OPERATORS, e.operator) ? EXPRESSION_OPERATORS[e.operator] : undefined;
     if (operator === undefined) throw new LabelSelectorError(`${JSON.stringify(e.operator)} is not a valid label selector operator`);
     reqs.push(newRequirement(e.key, operator, [...(e.values ?? [])]));
@@ -402,7 +488,8 @@ function matchesOne(r: LabelRequirement, labels: Readonly<Record<string, unknown
 /** Selector.Matches: every requirement holds (no requirements match everything). */
 export function matchesLabels(reqs: readonly LabelRequirement[], labels: Readonly<Record<string, unknown>> | null | undefined): boolean {
   const ls = labels ?? {};
-  return reqs.every((r) => matchesOne(r, ls));
+  for (const r of reqs) if (!matchesOne(r, ls)) return false;
+  return true;
 }
 
 /** A metav1.LabelSelector against labels: absent (null) selects nothing, `{}` everything. */

@@ -44,13 +44,22 @@ export function validatePortNumber(value: unknown, p: FieldPath): FieldError[] {
   return ok ? [] : [invalidValue(p, value ?? 0, inclusiveRangeError(1, 65535))];
 }
 
+const PORT_NAME_CHARS = /^[-a-z0-9]+$/;
+const HAS_LETTER = /[a-z]/;
+
 /** IANA_SVC_NAME rules for named ports (apimachinery IsValidPortName). */
 export function isValidPortName(port: string): string[] {
   const errs: string[] = [];
   if (port.length > 15) errs.push(`must be no more than 15 characters`);
-  if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
-  if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
+  if (!PORT_NAME_CHARS.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!HAS_LETTER.test(port)) errs.push('must contain at least one letter (a-z)');
   if (port.includes('--')) errs.push('must not contain consecutive hyphens');
   if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) errs.push('must not begin or end with a hyphen');
   return errs;
+}
+
+/** isValidPortName found nothing: asked first, so a valid name (nearly every one) makes no list. */
+export function matchesPortName(port: string): boolean {
+  if (port.length > 15 || !PORT_NAME_CHARS.test(port) || !HAS_LETTER.test(port) || port.includes('--')) return false;
+  return !(port.length > 0 && (port.startsWith('-') || port.endsWith('-')));
 }

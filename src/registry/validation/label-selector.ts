@@ -3,45 +3,54 @@
 // and values are schema/label-selector.ts's, the same the selector parser uses;
 // this file only says where an error points and how it reads.
 import { type FieldError, type FieldPath, forbiddenField, invalidValue, required } from '../../errors/field-errors.js';
-import { isQualifiedName, isValidLabelValue } from '../../schema/label-selector.js';
+import { isQualifiedName, isValidLabelValue, matchesLabelValue, matchesQualifiedName } from '../../schema/label-selector.js';
 import { ownField } from '../../schema/field-path.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-const validNames = new Set<string>();
-/** Valid names remembered; past this the memo starts over (it only saves work). */
-const VALID_NAME_MEMO_LIMIT = 1024;
-
 /**
- * isQualifiedName, with the valid names remembered: every write of a workload
- * checks the same few label and annotation keys several times.
+ * isQualifiedName's messages, none for a valid name. Every write of a workload
+ * checks the same few label and annotation keys several times, so a valid one
+ * is answered by one pattern test (the shared empty answer is frozen: callers
+ * only read it).
  */
-export function qualifiedNameErrors(key: string): string[] {
-  if (validNames.has(key)) return [];
-  const errs = isQualifiedName(key);
-  if (errs.length === 0) {
-    if (validNames.size >= VALID_NAME_MEMO_LIMIT) validNames.clear();
-    validNames.add(key);
-  }
-  return errs;
+export function qualifiedNameErrors(key: string): readonly string[] {
+  return matchesQualifiedName(key) ? NO_MESSAGES : isQualifiedName(key);
 }
+
+const NO_MESSAGES: readonly string[] = Object.freeze([]);
 
 /** ValidateLabelName: a label key is a qualified name. */
 export function validateLabelName(key: string, p: FieldPath): FieldError[] {
-  return qualifiedNameErrors(key).map((msg) => invalidValue(p, key, msg));
+  const errs: FieldError[] = [];
+  addLabelNameErrors(errs, key, p);
+  return errs;
+}
+
+function addLabelNameErrors(errs: FieldError[], key: string, p: FieldPath): void {
+  if (!matchesQualifiedName(key)) for (const msg of isQualifiedName(key)) errs.push(invalidValue(p, key, msg));
 }
 
 /** A label map (metadata.labels, a Service's or RC's selector, nodeSelector): errors point at the map, as kube's do. */
 export function validateLabels(labels: unknown, p: FieldPath): FieldError[] {
-  if (!isRecord(labels)) return [];
   const errs: FieldError[] = [];
-  for (const [k, v] of Object.entries(labels)) {
-    errs.push(...validateLabelName(k, p));
-    for (const msg of isValidLabelValue(String(v))) errs.push(invalidValue(p, v, msg));
-  }
+  addLabelErrors(errs, labels, p);
   return errs;
+}
+
+/** validateLabels into a list the caller holds: the write path checks several label maps per object. */
+export function addLabelErrors(errs: FieldError[], labels: unknown, p: FieldPath): void {
+  if (!isRecord(labels)) return;
+  // A for-in over own keys: Object.entries' order, without its arrays.
+  for (const k in labels) {
+    if (!Object.hasOwn(labels, k)) continue;
+    const v = labels[k];
+    addLabelNameErrors(errs, k, p);
+    const value = String(v);
+    if (!matchesLabelValue(value)) for (const msg of isValidLabelValue(value)) errs.push(invalidValue(p, v, msg));
+  }
 }
 
 export interface LabelSelectorValidationOptions {
@@ -56,9 +65,14 @@ export interface LabelSelectorValidationOptions {
 /** ValidateLabelSelectorRequirement: the operator decides whether values are required or forbidden. */
 export function validateLabelSelectorRequirement(req: unknown, p: FieldPath, opts: LabelSelectorValidationOptions = {}): FieldError[] {
   const errs: FieldError[] = [];
+  addRequirementErrors(errs, req, p, opts);
+  return errs;
+}
+
+function addRequirementErrors(errs: FieldError[], req: unknown, p: FieldPath, opts: LabelSelectorValidationOptions): void {
   const operator = ownField(req, 'operator');
   const rawValues = ownField(req, 'values');
-  const values = Array.isArray(rawValues) ? rawValues.map(String) : [];
+  const values: readonly unknown[] = Array.isArray(rawValues) ? rawValues : NO_VALUES;
   switch (operator) {
     case 'In':
     case 'NotIn':
@@ -72,22 +86,34 @@ export function validateLabelSelectorRequirement(req: unknown, p: FieldPath, opt
       errs.push(invalidValue(p.child('operator'), operator ?? '', 'not a valid selector operator'));
   }
   const key = ownField(req, 'key');
-  errs.push(...validateLabelName(typeof key === 'string' ? key : '', p.child('key')));
+  const k = typeof key === 'string' ? key : '';
+  if (!matchesQualifiedName(k)) addLabelNameErrors(errs, k, p.child('key'));
   if (opts.allowInvalidLabelValueInSelector !== true) {
-    values.forEach((v, i) => {
-      for (const msg of isValidLabelValue(v)) errs.push(invalidValue(p.child('values').index(i), v, msg));
-    });
+    for (let i = 0; i < values.length; i++) {
+      const v = String(values[i]);
+      if (!matchesLabelValue(v)) for (const msg of isValidLabelValue(v)) errs.push(invalidValue(p.child('values').index(i), v, msg));
+    }
   }
-  return errs;
 }
+
+const NO_VALUES: readonly unknown[] = Object.freeze([]);
 
 /** ValidateLabelSelector: an absent selector is valid (whether one is required is the kind's rule). */
 export function validateLabelSelector(selector: unknown, p: FieldPath, opts: LabelSelectorValidationOptions = {}): FieldError[] {
-  if (!isRecord(selector)) return [];
-  const errs = validateLabels(ownField(selector, 'matchLabels'), p.child('matchLabels'));
-  const expressions = ownField(selector, 'matchExpressions');
-  if (Array.isArray(expressions)) {
-    expressions.forEach((e, i) => errs.push(...validateLabelSelectorRequirement(e, p.child('matchExpressions').index(i), opts)));
-  }
+  const errs: FieldError[] = [];
+  addLabelSelectorErrors(errs, selector, p, opts);
   return errs;
 }
+
+/** validateLabelSelector into a list the caller holds. */
+export function addLabelSelectorErrors(errs: FieldError[], selector: unknown, p: FieldPath, opts: LabelSelectorValidationOptions = NO_OPTIONS): void {
+  if (!isRecord(selector)) return;
+  const labels = ownField(selector, 'matchLabels');
+  if (labels !== undefined) addLabelErrors(errs, labels, p.child('matchLabels'));
+  const expressions = ownField(selector, 'matchExpressions');
+  if (Array.isArray(expressions)) {
+    for (let i = 0; i < expressions.length; i++) addRequirementErrors(errs, expressions[i], p.child('matchExpressions').index(i), opts);
+  }
+}
+
+const NO_OPTIONS: LabelSelectorValidationOptions = Object.freeze({});

@@ -9,6 +9,8 @@ import {
   isDNS1123Subdomain,
   isQualifiedName,
   isValidLabelValue,
+  matchesDNS1123Subdomain,
+  matchesQualifiedName,
   maxLenError,
   regexError,
 } from '../../schema/label-selector.js';
@@ -16,7 +18,7 @@ import type { NameValidation } from '../define-resource.js';
 
 // Label keys and values (and the DNS subdomain a key's prefix is) are checked where
 // label selectors are parsed, in schema/; these are the same functions.
-export { isDNS1123Subdomain, isQualifiedName, isValidLabelValue };
+export { isDNS1123Subdomain, isQualifiedName, isValidLabelValue, matchesDNS1123Subdomain, matchesQualifiedName };
 
 const DNS1123_LABEL_MSG =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
@@ -40,6 +42,11 @@ export function isDNS1123Label(value: string): string[] {
   return errs;
 }
 
+/** isDNS1123Label found nothing: asked first where names are nearly always valid, so a valid one makes no list. */
+export function matchesDNS1123Label(value: string): boolean {
+  return value.length <= DNS1123_LABEL_MAX_LENGTH && dns1123Label.test(value);
+}
+
 /** Keys of ConfigMap data/binaryData and Secret data: they become file names in volumes. */
 export function isConfigMapKey(value: string): string[] {
   const errs: string[] = [];
@@ -49,6 +56,11 @@ export function isConfigMapKey(value: string): string[] {
   else if (value === '..') errs.push("must not be '..'");
   else if (value.startsWith('..')) errs.push("must not start with '..'");
   return errs;
+}
+
+/** isConfigMapKey found nothing: asked first, so a valid key makes no list. */
+export function matchesConfigMapKey(value: string): boolean {
+  return value.length <= DNS1123_SUBDOMAIN_MAX_LENGTH && configKey.test(value) && !value.startsWith('..') && value !== '.';
 }
 
 /** Names that only need to be safe as one URL path segment (events, RBAC objects). */
@@ -67,6 +79,18 @@ function isValidPathSegmentPrefix(name: string): string[] {
  */
 function maskTrailingDash(name: string): string {
   return name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name;
+}
+
+/** A name (not a generateName prefix) the validation finds nothing wrong with, asked without building messages. */
+export function isValidName(validation: NameValidation, name: string): boolean {
+  switch (validation) {
+    case 'subdomain':
+      return matchesDNS1123Subdomain(name);
+    case 'label':
+      return matchesDNS1123Label(name);
+    case 'path-segment':
+      return name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%');
+  }
 }
 
 export type NameValidator = (name: string, prefix: boolean) => string[];

@@ -6,8 +6,8 @@ import type { NameValidation } from '../define-resource.js';
 import type { KubeObject, ObjectMeta } from '../../schema/object.js';
 import { type FieldError, type FieldPath, forbiddenField, invalidValue, path, required, tooLong } from '../../errors/field-errors.js';
 import { validateImmutableField, validateNonnegative } from './common.js';
-import { qualifiedNameErrors, validateLabels } from './label-selector.js';
-import { isDNS1123Label, isQualifiedName, nameValidators } from './names.js';
+import { addLabelErrors, qualifiedNameErrors, validateLabels } from './label-selector.js';
+import { isDNS1123Label, isQualifiedName, isValidName, matchesDNS1123Label, matchesQualifiedName, nameValidators } from './names.js';
 
 /** Sum of annotation keys and values (kube's TotalAnnotationSizeLimitB). */
 export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
@@ -19,31 +19,43 @@ export interface ObjectMetaOptions {
   readonly isCreate: boolean;
 }
 
+// The paths of metadata's fields, made once: every write checks them all.
+const META = path('metadata');
+const META_GENERATE_NAME = META.child('generateName');
+const META_NAME = META.child('name');
+const META_NAMESPACE = META.child('namespace');
+const META_GENERATION = META.child('generation');
+const META_LABELS = META.child('labels');
+const META_ANNOTATIONS = META.child('annotations');
+const META_OWNER_REFERENCES = META.child('ownerReferences');
+const META_FINALIZERS = META.child('finalizers');
+
 export function validateObjectMeta(obj: KubeObject, opts: ObjectMetaOptions): FieldError[] {
   const meta: ObjectMeta = obj.metadata ?? {};
-  const p = path('metadata');
-  const nameFn = nameValidators[opts.nameValidation];
   const errs: FieldError[] = [];
   const generateName = meta.generateName ?? '';
   if (opts.isCreate && generateName !== '') {
-    for (const msg of nameFn(generateName, true)) errs.push(invalidValue(p.child('generateName'), generateName, msg));
+    for (const msg of nameValidators[opts.nameValidation](generateName, true)) errs.push(invalidValue(META_GENERATE_NAME, generateName, msg));
   }
   const name = meta.name ?? '';
-  if (name === '') errs.push(required(p.child('name'), 'name or generateName is required'));
-  else for (const msg of nameFn(name, false)) errs.push(invalidValue(p.child('name'), name, msg));
-  errs.push(...validateNamespaceField(meta.namespace ?? '', opts.namespaced, p.child('namespace')));
-  errs.push(...validateNonnegative(meta.generation, p.child('generation')));
-  errs.push(...validateLabels(meta.labels, p.child('labels')));
-  errs.push(...validateAnnotations(meta.annotations, p.child('annotations')));
-  errs.push(...validateOwnerReferences(meta.ownerReferences, p.child('ownerReferences')));
-  errs.push(...validateFinalizers(meta.finalizers, p.child('finalizers')));
+  if (name === '') errs.push(required(META_NAME, 'name or generateName is required'));
+  else if (!isValidName(opts.nameValidation, name)) {
+    for (const msg of nameValidators[opts.nameValidation](name, false)) errs.push(invalidValue(META_NAME, name, msg));
+  }
+  addNamespaceErrors(errs, meta.namespace ?? '', opts.namespaced, META_NAMESPACE);
+  if (typeof meta.generation === 'number' && meta.generation < 0) errs.push(...validateNonnegative(meta.generation, META_GENERATION));
+  if (meta.labels !== undefined) addLabelErrors(errs, meta.labels, META_LABELS);
+  if (meta.annotations !== undefined) addAnnotationErrors(errs, meta.annotations, META_ANNOTATIONS);
+  if (meta.ownerReferences !== undefined) errs.push(...validateOwnerReferences(meta.ownerReferences, META_OWNER_REFERENCES));
+  if (meta.finalizers !== undefined) errs.push(...validateFinalizers(meta.finalizers, META_FINALIZERS));
   return errs;
 }
 
-function validateNamespaceField(ns: string, namespaced: boolean, p: FieldPath): FieldError[] {
-  if (!namespaced) return ns === '' ? [] : [forbiddenField(p, 'not allowed on this type')];
-  if (ns === '') return [required(p)];
-  return isDNS1123Label(ns).map((msg) => invalidValue(p, ns, msg));
+function addNamespaceErrors(errs: FieldError[], ns: string, namespaced: boolean, p: FieldPath): void {
+  if (!namespaced) {
+    if (ns !== '') errs.push(forbiddenField(p, 'not allowed on this type'));
+  } else if (ns === '') errs.push(required(p));
+  else if (!matchesDNS1123Label(ns)) for (const msg of isDNS1123Label(ns)) errs.push(invalidValue(p, ns, msg));
 }
 
 /**
@@ -54,7 +66,7 @@ function validateNamespaceField(ns: string, namespaced: boolean, p: FieldPath): 
 export function validateObjectMetaUpdate(next: KubeObject, prev: KubeObject): FieldError[] {
   const n: ObjectMeta = next.metadata ?? {};
   const o: ObjectMeta = prev.metadata ?? {};
-  const p = path('metadata');
+  const p = META;
   const errs: FieldError[] = [];
   if (o.deletionTimestamp !== undefined) errs.push(...validateNoNewFinalizers(n.finalizers, o.finalizers, p.child('finalizers')));
   if ((n.resourceVersion ?? '') === '') errs.push(invalidValue(p.child('resourceVersion'), '', 'must be specified for an update'));
@@ -72,16 +84,25 @@ export function validateObjectMetaUpdate(next: KubeObject, prev: KubeObject): Fi
 }
 
 export function validateAnnotations(annotations: Record<string, string> | undefined, p: FieldPath): FieldError[] {
-  if (annotations === undefined || annotations === null) return [];
   const errs: FieldError[] = [];
+  addAnnotationErrors(errs, annotations, p);
+  return errs;
+}
+
+/** validateAnnotations into a list the caller holds: pod templates have annotations of their own. */
+export function addAnnotationErrors(errs: FieldError[], annotations: Record<string, string> | undefined, p: FieldPath): void {
+  if (annotations === undefined || annotations === null) return;
   let size = 0;
-  for (const [k, v] of Object.entries(annotations)) {
-    // Annotation keys are qualified names, but case does not matter.
-    for (const msg of qualifiedNameErrors(k.toLowerCase())) errs.push(invalidValue(p, k, msg));
-    size += Buffer.byteLength(k) + Buffer.byteLength(String(v));
+  // A for-in over own keys: Object.entries' order, without its arrays.
+  for (const k in annotations) {
+    if (!Object.hasOwn(annotations, k)) continue;
+    // Annotation keys are qualified names, but case does not matter. A key valid
+    // as it is stays valid lower-cased (only the name part may hold capitals), so
+    // only a failing key pays for the lower-cased copy.
+    if (!matchesQualifiedName(k)) for (const msg of qualifiedNameErrors(k.toLowerCase())) errs.push(invalidValue(p, k, msg));
+    size += Buffer.byteLength(k) + Buffer.byteLength(String(annotations[k]));
   }
   if (size > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(tooLong(p, TOTAL_ANNOTATION_SIZE_LIMIT));
-  return errs;
 }
 
 export function validateOwnerReferences(refs: ObjectMeta['ownerReferences'], p: FieldPath): FieldError[] {

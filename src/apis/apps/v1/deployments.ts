@@ -24,8 +24,12 @@ import {
   validateNonnegativeFields,
   validateNotMoreThan100Percent,
   validatePositiveIntOrPercent,
-  validateReplicatedTemplate,
-  validateRequiredSelector,
+  addNonnegativeFieldErrors,
+  addReplicatedTemplateErrors,
+  addRequiredSelectorErrors,
+  isNegative,
+  isOver100Percent,
+  isPositiveIntOrPercent,
   validateSelectorUnchanged,
   validateStatusBounds,
   SCALE_SUBRESOURCE,
@@ -50,48 +54,56 @@ export function defaultDeployment(d: KubeObject): void {
   defaultWorkloadTemplate(spec);
 }
 
-function validateRollingUpdate(ru: Json, p: FieldPath): FieldError[] {
-  const errs = [...validatePositiveIntOrPercent(ru.maxUnavailable, p.child('maxUnavailable')), ...validatePositiveIntOrPercent(ru.maxSurge, p.child('maxSurge'))];
-  if (isZero(ru.maxUnavailable) && isZero(ru.maxSurge)) {
-    errs.push(invalidIntOrString(p.child('maxUnavailable'), ru.maxUnavailable ?? 0, 'may not be 0 when `maxSurge` is 0'));
+function addRollingUpdateErrors(errs: FieldError[], ru: Json, p: FieldPath): void {
+  const { maxUnavailable, maxSurge } = ru;
+  if (!isPositiveIntOrPercent(maxUnavailable)) errs.push(...validatePositiveIntOrPercent(maxUnavailable, p.child('maxUnavailable')));
+  if (!isPositiveIntOrPercent(maxSurge)) errs.push(...validatePositiveIntOrPercent(maxSurge, p.child('maxSurge')));
+  if (isZero(maxUnavailable) && isZero(maxSurge)) {
+    errs.push(invalidIntOrString(p.child('maxUnavailable'), maxUnavailable ?? 0, 'may not be 0 when `maxSurge` is 0'));
   }
-  return [...errs, ...validateNotMoreThan100Percent(ru.maxUnavailable, p.child('maxUnavailable'))];
+  if (isOver100Percent(maxUnavailable)) errs.push(...validateNotMoreThan100Percent(maxUnavailable, p.child('maxUnavailable')));
 }
 
 /** ValidateDeploymentStrategy. */
-function validateStrategy(strategy: Json | undefined, p: FieldPath): FieldError[] {
+function addStrategyErrors(errs: FieldError[], strategy: Json | undefined, sp: FieldPath): void {
   const type = stringAt(strategy, 'type');
   const rollingUpdate = objectAt(strategy, 'rollingUpdate');
   switch (type) {
     case 'Recreate':
-      return rollingUpdate === undefined ? [] : [forbiddenField(p.child('rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'")];
+      if (rollingUpdate !== undefined) errs.push(forbiddenField(sp.child('strategy', 'rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'"));
+      return;
     case 'RollingUpdate':
-      return rollingUpdate === undefined ? [required(p.child('rollingUpdate'), 'this should be defaulted and never be nil')] : validateRollingUpdate(rollingUpdate, p.child('rollingUpdate'));
+      if (rollingUpdate === undefined) errs.push(required(sp.child('strategy', 'rollingUpdate'), 'this should be defaulted and never be nil'));
+      else addRollingUpdateErrors(errs, rollingUpdate, sp.child('strategy', 'rollingUpdate'));
+      return;
     default:
-      return [notSupported(p, strategy ?? {}, STRATEGY_TYPES)];
+      errs.push(notSupported(sp.child('strategy'), strategy ?? {}, STRATEGY_TYPES));
   }
 }
 
-/** ValidateDeploymentSpec. */
+const NONNEGATIVE_SPEC_FIELDS = ['minReadySeconds', 'revisionHistoryLimit'] as const;
+
+/** ValidateDeploymentSpec, in kube's order; each check pushes into one list and makes a path only to report. */
 function validateDeploymentSpec(spec: Json, sp: FieldPath): FieldError[] {
-  const errs = [
-    ...validateNonnegative(spec.replicas, sp.child('replicas')),
-    ...validateRequiredSelector(spec, sp, 'deployment'),
-    ...validateReplicatedTemplate(spec, sp, 'invalid label selector'),
-    ...validateStrategy(objectAt(spec, 'strategy'), sp.child('strategy')),
-    ...validateNonnegativeFields(spec, ['minReadySeconds', 'revisionHistoryLimit'], sp),
-  ];
+  const errs: FieldError[] = [];
+  if (isNegative(spec.replicas)) errs.push(...validateNonnegative(spec.replicas, sp.child('replicas')));
+  addRequiredSelectorErrors(errs, spec, sp, 'deployment');
+  addReplicatedTemplateErrors(errs, spec, sp, 'invalid label selector');
+  addStrategyErrors(errs, objectAt(spec, 'strategy'), sp);
+  addNonnegativeFieldErrors(errs, spec, NONNEGATIVE_SPEC_FIELDS, sp);
   const deadline = spec.progressDeadlineSeconds;
   if (typeof deadline === 'number') {
-    errs.push(...validateNonnegative(deadline, sp.child('progressDeadlineSeconds')));
+    if (isNegative(deadline)) errs.push(...validateNonnegative(deadline, sp.child('progressDeadlineSeconds')));
     const minReady = typeof spec.minReadySeconds === 'number' ? spec.minReadySeconds : 0;
     if (deadline <= minReady) errs.push(invalidValue(sp.child('progressDeadlineSeconds'), deadline, 'must be greater than minReadySeconds'));
   }
   return errs;
 }
 
+const SPEC = path('spec');
+
 export function validateDeployment(d: KubeObject): FieldError[] {
-  return validateDeploymentSpec(objectAt(d, 'spec') ?? {}, path('spec'));
+  return validateDeploymentSpec(objectAt(d, 'spec') ?? {}, SPEC);
 }
 
 /** ValidateDeploymentStatusUpdate. */

@@ -8,12 +8,12 @@ import type { SubresourceDefinition } from '../../../registry/define-resource.js
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, type FieldPath, forbiddenField, goLiteral, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
 import { deepEqual, validateImmutableField, validateNonnegative } from '../../../registry/validation/common.js';
-import { validateLabelSelector, validateLabels } from '../../../registry/validation/label-selector.js';
+import { addLabelErrors, addLabelSelectorErrors } from '../../../registry/validation/label-selector.js';
 import { isDNS1123Label } from '../../../registry/validation/names.js';
-import { validateAnnotations } from '../../../registry/validation/object-meta.js';
+import { addAnnotationErrors } from '../../../registry/validation/object-meta.js';
 import { LabelSelectorError, labelSelectorRequirements, matchesLabels, renderLabelSelector, type LabelRequirement, type LabelSelector } from '../../../schema/label-selector.js';
 import { type Json, ensureObject, objectAt, stringAt } from '../../core/v1/helpers.js';
-import { validatePodSpec } from '../../core/v1/pod-spec-validation.js';
+import { type PodSpecOptions, addPodSpecErrors } from '../../core/v1/pod-spec-validation.js';
 import { workloadTemplateWarnings } from '../../core/v1/pod-warnings.js';
 import { defaultTemplate } from '../../core/v1/pod-templates.js';
 
@@ -34,24 +34,36 @@ function invalidIntOrString(p: FieldPath, v: unknown, detail: string): FieldErro
   return invalidValue(p, goLiteral(goIntOrString(v)), detail);
 }
 
+const DECIMAL = /^[+-]?\d+$/;
+
 /** ValidatePositiveIntOrPercent: a percent string, or an integer that is not negative. */
 export function validatePositiveIntOrPercent(v: unknown, p: FieldPath): FieldError[] {
   if (typeof v === 'string') return PERCENT.test(v) ? [] : [invalidIntOrString(p, v, PERCENT_MSG)];
   return validateNonnegative(v, p);
 }
 
+/** validatePositiveIntOrPercent finds nothing: asked first, so a valid value makes no path. */
+export function isPositiveIntOrPercent(v: unknown): boolean {
+  return typeof v === 'string' ? PERCENT.test(v) : !isNegative(v);
+}
+
 /** The number an int-or-percent stands for in kube's checks: the percent's digits, an int, or a numeric string. */
 export function intOrPercentValue(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v !== 'string') return 0;
-  if (PERCENT.test(v)) return Number.parseInt(v.slice(0, -1), 10);
-  return /^[+-]?\d+$/.test(v) ? Number.parseInt(v, 10) : 0;
+  // parseInt stops at the '%', so a percent needs no slicing.
+  if (PERCENT.test(v)) return Number.parseInt(v, 10);
+  return DECIMAL.test(v) ? Number.parseInt(v, 10) : 0;
 }
 
 /** IsNotMoreThan100Percent. */
 export function validateNotMoreThan100Percent(v: unknown, p: FieldPath): FieldError[] {
-  if (typeof v !== 'string' || !PERCENT.test(v) || intOrPercentValue(v) <= 100) return [];
-  return [invalidIntOrString(p, v, 'must not be greater than 100%')];
+  return isOver100Percent(v) ? [invalidIntOrString(p, v, 'must not be greater than 100%')] : [];
+}
+
+/** What validateNotMoreThan100Percent refuses. */
+export function isOver100Percent(v: unknown): boolean {
+  return typeof v === 'string' && PERCENT.test(v) && intOrPercentValue(v) > 100;
 }
 
 /** An int-or-percent given as zero (kube compares values, so "0%" is zero too). */
@@ -66,20 +78,28 @@ export { invalidIntOrString };
 /** What LabelSelectorAsSelector makes of spec.selector: nothing (absent), requirements, or an error. */
 export type SelectorResult = { readonly kind: 'nothing' } | { readonly kind: 'requirements'; readonly reqs: LabelRequirement[] } | { readonly kind: 'invalid' };
 
+const NOTHING: SelectorResult = Object.freeze({ kind: 'nothing' });
+const INVALID: SelectorResult = Object.freeze({ kind: 'invalid' });
+
 export function selectorOf(selector: unknown): SelectorResult {
-  if (selector === undefined || selector === null || typeof selector !== 'object') return { kind: 'nothing' };
+  if (selector === undefined || selector === null || typeof selector !== 'object') return NOTHING;
   try {
     return { kind: 'requirements', reqs: labelSelectorRequirements(selector as LabelSelector) };
   } catch (err) {
-    if (err instanceof LabelSelectorError) return { kind: 'invalid' };
+    if (err instanceof LabelSelectorError) return INVALID;
     throw err;
   }
 }
 
 function isEmptySelector(selector: Json): boolean {
-  const labels = objectAt(selector, 'matchLabels');
   const expressions = selector.matchExpressions;
-  return Object.keys(labels ?? {}).length === 0 && !(Array.isArray(expressions) && expressions.length > 0);
+  return !hasOwnMember(objectAt(selector, 'matchLabels')) && !(Array.isArray(expressions) && expressions.length > 0);
+}
+
+/** Whether an object has any own enumerable member (Object.keys(o).length > 0, without the array). */
+function hasOwnMember(o: Json | undefined): boolean {
+  for (const k in o) if (Object.hasOwn(o!, k)) return true;
+  return false;
 }
 
 /**
@@ -87,50 +107,81 @@ function isEmptySelector(selector: Json): boolean {
  * valid, not empty ("empty selector is invalid for <word>"), convertible.
  */
 export function validateRequiredSelector(spec: Json, sp: FieldPath, word: string): FieldError[] {
+  const errs: FieldError[] = [];
+  addRequiredSelectorErrors(errs, spec, sp, word);
+  return errs;
+}
+
+// The add…Errors forms below push into a list the caller holds: a workload's
+// validation is many small checks that nearly always find nothing, and each
+// returning (and spreading) an array of its own was most of what it allocated.
+
+export function addRequiredSelectorErrors(errs: FieldError[], spec: Json, sp: FieldPath, word: string): void {
   const p = sp.child('selector');
   const selector = objectAt(spec, 'selector');
-  if (selector === undefined) return [required(p)];
-  const errs = validateLabelSelector(selector, p);
+  if (selector === undefined) {
+    errs.push(required(p));
+    return;
+  }
+  addLabelSelectorErrors(errs, selector, p);
   if (isEmptySelector(selector)) errs.push(invalidValue(p, selector, `empty selector is invalid for ${word}`));
-  return errs;
 }
 
 /** ValidatePodTemplateSpec: labels, annotations, the pod spec (images may come later), no ephemeral containers. */
 export function validatePodTemplateSpec(template: Json, tp: FieldPath): FieldError[] {
-  const meta = objectAt(template, 'metadata');
-  const spec = objectAt(template, 'spec') ?? {};
-  const errs = [
-    ...validateLabels(meta?.labels, tp.child('labels')),
-    ...validateAnnotations(objectAt(meta, 'annotations') as Record<string, string> | undefined, tp.child('annotations')),
-    ...validatePodSpec(spec, tp.child('spec'), { requireImage: false }),
-  ];
-  if (Array.isArray(spec.ephemeralContainers) && spec.ephemeralContainers.length > 0) {
-    errs.push(forbiddenField(tp.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
-  }
+  const errs: FieldError[] = [];
+  addPodTemplateErrors(errs, template, tp);
   return errs;
 }
 
+function addPodTemplateErrors(errs: FieldError[], template: Json, tp: FieldPath): void {
+  const meta = objectAt(template, 'metadata');
+  const spec = objectAt(template, 'spec') ?? {};
+  const labels = meta?.labels;
+  if (labels !== undefined) addLabelErrors(errs, labels, tp.child('labels'));
+  const annotations = objectAt(meta, 'annotations') as Record<string, string> | undefined;
+  if (annotations !== undefined) addAnnotationErrors(errs, annotations, tp.child('annotations'));
+  addPodSpecErrors(errs, spec, tp.child('spec'), TEMPLATE_POD_SPEC);
+  if (Array.isArray(spec.ephemeralContainers) && spec.ephemeralContainers.length > 0) {
+    errs.push(forbiddenField(tp.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
+  }
+}
+
+const TEMPLATE_POD_SPEC: PodSpecOptions = Object.freeze({ requireImage: false });
+
 /** The selector agrees with the template labels; an absent selector selects nothing, so it never does. */
 export function validateSelectorMatchesTemplate(selector: SelectorResult, template: Json, tp: FieldPath): FieldError[] {
-  if (selector.kind === 'invalid') return [];
-  const labels = objectAt(objectAt(template, 'metadata'), 'labels');
-  const matches = selector.kind === 'requirements' && matchesLabels(selector.reqs, labels);
+  const errs: FieldError[] = [];
+  addSelectorMatchErrors(errs, selector, template, tp);
+  return errs;
+}
+
+function addSelectorMatchErrors(errs: FieldError[], selector: SelectorResult, template: Json, tp: FieldPath): void {
+  if (selector.kind === 'invalid') return;
   // An empty selector (every pod) is refused on its own and checks no labels.
-  if (selector.kind === 'requirements' && selector.reqs.length === 0) return [];
-  return matches ? [] : [invalidValue(tp.child('metadata', 'labels'), labels ?? {}, '`selector` does not match template `labels`')];
+  if (selector.kind === 'requirements' && selector.reqs.length === 0) return;
+  const labels = objectAt(objectAt(template, 'metadata'), 'labels');
+  if (selector.kind === 'requirements' && matchesLabels(selector.reqs, labels)) return;
+  errs.push(invalidValue(tp.child('metadata', 'labels'), labels ?? {}, '`selector` does not match template `labels`'));
 }
 
 /** What a pod managed by a long-running controller may not ask for: restartPolicy other than Always, a deadline. */
 export function validateLongRunningTemplate(template: Json, tp: FieldPath, kind: string): FieldError[] {
-  const spec = objectAt(template, 'spec');
   const errs: FieldError[] = [];
+  addLongRunningErrors(errs, template, tp, kind);
+  return errs;
+}
+
+function addLongRunningErrors(errs: FieldError[], template: Json, tp: FieldPath, kind: string): void {
+  const spec = objectAt(template, 'spec');
   const restartPolicy = stringAt(spec, 'restartPolicy');
-  if (restartPolicy !== 'Always') errs.push(notSupported(tp.child('spec', 'restartPolicy'), restartPolicy, ['Always']));
+  if (restartPolicy !== 'Always') errs.push(notSupported(tp.child('spec', 'restartPolicy'), restartPolicy, ALWAYS));
   if (spec?.activeDeadlineSeconds !== undefined && spec.activeDeadlineSeconds !== null) {
     errs.push(forbiddenField(tp.child('spec', 'activeDeadlineSeconds'), `activeDeadlineSeconds in ${kind} is not Supported`));
   }
-  return errs;
 }
+
+const ALWAYS = ['Always'] as const;
 
 /**
  * ValidatePodTemplateSpecForReplicaSet (Deployments and ReplicaSets): the
@@ -138,22 +189,37 @@ export function validateLongRunningTemplate(template: Json, tp: FieldPath, kind:
  * good. `selectorError` is kube's text when the selector does not convert.
  */
 export function validateReplicatedTemplate(spec: Json, sp: FieldPath, selectorError: string): FieldError[] {
+  const errs: FieldError[] = [];
+  addReplicatedTemplateErrors(errs, spec, sp, selectorError);
+  return errs;
+}
+
+export function addReplicatedTemplateErrors(errs: FieldError[], spec: Json, sp: FieldPath, selectorError: string): void {
   const selector = selectorOf(spec.selector);
+  if (selector.kind === 'invalid') {
+    errs.push(invalidValue(sp.child('selector'), spec.selector, selectorError));
+    return;
+  }
   const tp = sp.child('template');
-  if (selector.kind === 'invalid') return [invalidValue(sp.child('selector'), spec.selector, selectorError)];
   const template = objectAt(spec, 'template') ?? {};
-  return [...validateSelectorMatchesTemplate(selector, template, tp), ...validatePodTemplateSpec(template, tp), ...validateLongRunningTemplate(template, tp, 'ReplicaSet')];
+  addSelectorMatchErrors(errs, selector, template, tp);
+  addPodTemplateErrors(errs, template, tp);
+  addLongRunningErrors(errs, template, tp, 'ReplicaSet');
 }
 
 /** Fields of a spec that must be non-negative when set. */
 export function validateNonnegativeFields(obj: Json | undefined, fields: readonly string[], p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  // The path is made only for a field that is refused.
-  for (const f of fields) if (isNegative(obj?.[f])) errs.push(...validateNonnegative(obj?.[f], p.child(f)));
+  addNonnegativeFieldErrors(errs, obj, fields, p);
   return errs;
 }
 
-function isNegative(value: unknown): boolean {
+export function addNonnegativeFieldErrors(errs: FieldError[], obj: Json | undefined, fields: readonly string[], p: FieldPath): void {
+  // The path is made only for a field that is refused.
+  for (const f of fields) if (isNegative(obj?.[f])) errs.push(...validateNonnegative(obj?.[f], p.child(f)));
+}
+
+export function isNegative(value: unknown): boolean {
   return typeof value === 'number' && value < 0;
 }
 

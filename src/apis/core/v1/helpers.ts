@@ -4,7 +4,7 @@
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, type FieldPath, invalidValue } from '../../../errors/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
-import { isConfigMapKey } from '../../../registry/validation/names.js';
+import { isConfigMapKey, matchesConfigMapKey } from '../../../registry/validation/names.js';
 import { ownField, setOwnField } from '../../../schema/field-path.js';
 
 export type Json = Record<string, unknown>;
@@ -68,7 +68,10 @@ export function bumpGenerationIfChanged(next: KubeObject, prev: KubeObject, fiel
 export function dataSize(data: unknown, base64: boolean): number {
   if (data === null || typeof data !== 'object') return 0;
   let total = 0;
-  for (const v of Object.values(data as Json)) {
+  // A for-in over own keys: Object.values' members, without its array.
+  for (const k in data) {
+    if (!Object.hasOwn(data, k)) continue;
+    const v = (data as Json)[k];
     const s = typeof v === 'string' ? v : '';
     total += base64 ? Buffer.from(s, 'base64').length : Buffer.byteLength(s);
   }
@@ -77,12 +80,14 @@ export function dataSize(data: unknown, base64: boolean): number {
 
 /** Keys of data maps become file names in volumes; `other` names the sibling map that must not share keys. */
 export function validateDataKeys(data: unknown, p: FieldPath, other?: { data: unknown; name: string }): FieldError[] {
-  if (data === null || typeof data !== 'object') return [];
   const errs: FieldError[] = [];
-  const otherKeys = other?.data !== null && typeof other?.data === 'object' ? (other.data as Json) : {};
-  for (const key of Object.keys(data as Json)) {
-    for (const msg of isConfigMapKey(key)) errs.push(invalidValue(p.key(key), key, msg));
-    if (other !== undefined && Object.hasOwn(otherKeys, key)) {
+  if (data === null || typeof data !== 'object') return errs;
+  const otherData = other?.data;
+  const otherKeys = otherData !== null && typeof otherData === 'object' ? (otherData as Json) : undefined;
+  for (const key in data) {
+    if (!Object.hasOwn(data, key)) continue;
+    if (!matchesConfigMapKey(key)) for (const msg of isConfigMapKey(key)) errs.push(invalidValue(p.key(key), key, msg));
+    if (other !== undefined && otherKeys !== undefined && Object.hasOwn(otherKeys, key)) {
       errs.push(invalidValue(p.key(key), key, `duplicate of key present in ${other.name}`));
     }
   }

@@ -6,9 +6,9 @@
 // made only where an error is reported (most objects are valid), and quantities
 // are parsed once per distinct text.
 import { type FieldError, type FieldPath, duplicate, forbiddenField, invalidValue, notSupported, required } from '../../../errors/field-errors.js';
-import { inclusiveRangeError, isValidPortName, validatePortNumber } from '../../../registry/validation/common.js';
-import { validateLabels } from '../../../registry/validation/label-selector.js';
-import { isDNS1123Label, isDNS1123Subdomain } from '../../../registry/validation/names.js';
+import { inclusiveRangeError, isValidPortName, matchesPortName, validatePortNumber } from '../../../registry/validation/common.js';
+import { addLabelErrors } from '../../../registry/validation/label-selector.js';
+import { isDNS1123Label, isDNS1123Subdomain, matchesDNS1123Label, matchesDNS1123Subdomain } from '../../../registry/validation/names.js';
 import { PROTOCOLS } from './endpoints.js';
 import { type Json, itemsAt, objectAt, stringAt } from './helpers.js';
 import { parseQuantity } from './quantity.js';
@@ -22,17 +22,30 @@ const TAINT_EFFECTS = ['NoExecute', 'NoSchedule', 'PreferNoSchedule'] as const;
 const MAX_INT32 = 2147483647;
 const ENV_NAME = /^[\x20-\x3c\x3e-\x7e]+$/;
 
+/** The lists of containers, in the order kube validates them. */
+const CONTAINER_LISTS = ['initContainers', 'containers'] as const;
+const NAMED_LABEL_FIELDS = ['hostname', 'subdomain'] as const;
+
 export interface PodSpecOptions {
   readonly requireImage: boolean;
 }
 
-/** `at` makes the field's path, called only when the value is refused. */
-function oneOf<T extends string>(value: string, allowed: readonly T[], at: () => FieldPath, requiredIfEmpty = true): FieldError[] {
-  if (value === '') return requiredIfEmpty ? [required(at())] : [];
-  return (allowed as readonly string[]).includes(value) ? [] : [notSupported(at(), value, allowed)];
+// Every check below asks first whether the value is fine and builds a path (and
+// an error) only when it is not: a valid pod is the common case, and its
+// validation should allocate next to nothing.
+
+/** Whether oneOf lets `value` pass: one of `allowed`, or empty where empty is allowed. */
+function isOneOf(value: string, allowed: readonly string[], requiredIfEmpty = true): boolean {
+  return value === '' ? !requiredIfEmpty : allowed.includes(value);
 }
 
-const quantities = new Map<string, number | undefined>();
+/** What oneOf reports for a value isOneOf refused: empty is missing, anything else not supported. */
+function oneOfError(value: string, allowed: readonly string[], p: FieldPath): FieldError {
+  return value === '' ? required(p) : notSupported(p, value, allowed);
+}
+
+/** Quantity texts and their values; null for a text that does not parse (so one get answers both). */
+const quantities = new Map<string, number | null>();
 /** Distinct quantity texts remembered; past this the memo starts over (it only saves work). */
 const QUANTITY_MEMO_LIMIT = 1024;
 
@@ -40,10 +53,11 @@ const QUANTITY_MEMO_LIMIT = 1024;
 function quantityValue(q: unknown): number | undefined {
   // Short texts only: the memo must not hold on to a client's megabyte of digits.
   if (typeof q !== 'string' || q.length > 32) return parseQuantity(q);
-  if (quantities.has(q)) return quantities.get(q);
+  const known = quantities.get(q);
+  if (known !== undefined) return known ?? undefined;
   const value = parseQuantity(q);
   if (quantities.size >= QUANTITY_MEMO_LIMIT) quantities.clear();
-  quantities.set(q, value);
+  quantities.set(q, value ?? null);
   return value;
 }
 
@@ -51,38 +65,55 @@ function notFound(p: FieldPath, value: string): FieldError {
   return { type: 'FieldValueNotFound', field: p.toString(), message: `${p}: Not found: ${JSON.stringify(value)}` };
 }
 
-function validateVolumes(volumes: readonly Json[], p: FieldPath): { errs: FieldError[]; names: Set<string> } {
-  const errs: FieldError[] = [];
+/** Checks the volumes of the pod spec at `sp` into `errs`; answers their names, which mounts must use. */
+function addVolumeErrors(errs: FieldError[], volumes: readonly Json[], sp: FieldPath): ReadonlySet<string> {
+  if (volumes.length === 0) return NO_VOLUMES;
   const names = new Set<string>();
-  volumes.forEach((v, i) => {
-    const at = (field: string): FieldPath => p.index(i).child(field);
+  for (let i = 0; i < volumes.length; i++) {
+    const v = volumes[i]!;
     const name = stringAt(v, 'name');
-    if (name === '') errs.push(required(at('name')));
-    else for (const msg of isDNS1123Label(name)) errs.push(invalidValue(at('name'), name, msg));
-    if (names.has(name)) errs.push(duplicate(at('name'), name));
+    if (name === '') errs.push(required(volumePath(sp, i).child('name')));
+    else if (!matchesDNS1123Label(name)) for (const msg of isDNS1123Label(name)) errs.push(invalidValue(volumePath(sp, i).child('name'), name, msg));
+    if (names.has(name)) errs.push(duplicate(volumePath(sp, i).child('name'), name));
     names.add(name);
-    const sources = Object.keys(v).filter((k) => k !== 'name');
-    for (const extra of sources.slice(1)) errs.push(forbiddenField(at(extra), 'may not specify more than 1 volume type'));
-  });
-  return { errs, names };
+    // Every own member but the name is a volume source; the second and later are refused, in order.
+    let hasSource = false;
+    for (const field in v) {
+      if (!Object.hasOwn(v, field) || field === 'name') continue;
+      if (hasSource) errs.push(forbiddenField(volumePath(sp, i).child(field), 'may not specify more than 1 volume type'));
+      hasSource = true;
+    }
+  }
+  return names;
 }
 
-function validatePorts(c: Json, cp: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  const names = new Set<string>();
-  itemsAt(c, 'ports').forEach((port, i) => {
-    const at = (field: string): FieldPath => cp.child('ports').index(i).child(field);
+const NO_VOLUMES: ReadonlySet<string> = new Set();
+
+function volumePath(sp: FieldPath, i: number): FieldPath {
+  return sp.child('volumes').index(i);
+}
+
+function addPortErrors(errs: FieldError[], c: Json, lp: FieldPath, ci: number): void {
+  const ports = itemsAt(c, 'ports');
+  // Duplicate names are looked up in a set, made only when there are two ports to compare.
+  const names = ports.length > 1 ? new Set<string>() : undefined;
+  for (let i = 0; i < ports.length; i++) {
+    const port = ports[i]!;
     const name = stringAt(port, 'name');
     if (name !== '') {
-      for (const msg of isValidPortName(name)) errs.push(invalidValue(at('name'), name, msg));
-      if (names.has(name)) errs.push(duplicate(at('name'), name));
-      names.add(name);
+      if (!matchesPortName(name)) for (const msg of isValidPortName(name)) errs.push(invalidValue(portPath(lp, ci, i, 'name'), name, msg));
+      if (names?.has(name) === true) errs.push(duplicate(portPath(lp, ci, i, 'name'), name));
+      names?.add(name);
     }
-    if (!isPortNumber(port.containerPort)) errs.push(...validatePortNumber(port.containerPort, at('containerPort')));
-    if (port.hostPort !== undefined && port.hostPort !== 0 && !isPortNumber(port.hostPort)) errs.push(...validatePortNumber(port.hostPort, at('hostPort')));
-    errs.push(...oneOf(stringAt(port, 'protocol'), PROTOCOLS, () => at('protocol')));
-  });
-  return errs;
+    if (!isPortNumber(port.containerPort)) errs.push(...validatePortNumber(port.containerPort, portPath(lp, ci, i, 'containerPort')));
+    if (port.hostPort !== undefined && port.hostPort !== 0 && !isPortNumber(port.hostPort)) errs.push(...validatePortNumber(port.hostPort, portPath(lp, ci, i, 'hostPort')));
+    const protocol = stringAt(port, 'protocol');
+    if (!isOneOf(protocol, PROTOCOLS)) errs.push(oneOfError(protocol, PROTOCOLS, portPath(lp, ci, i, 'protocol')));
+  }
+}
+
+function portPath(lp: FieldPath, ci: number, i: number, field: string): FieldPath {
+  return lp.index(ci).child('ports').index(i).child(field);
 }
 
 /** What validatePortNumber accepts, asked first so a valid port makes no path. */
@@ -90,92 +121,116 @@ function isPortNumber(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 65535;
 }
 
-function validateResources(c: Json, cp: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+function addResourceErrors(errs: FieldError[], c: Json, lp: FieldPath, ci: number): void {
   const resources = objectAt(c, 'resources');
-  const limits = objectAt(resources, 'limits') ?? {};
-  for (const [name, q] of Object.entries(objectAt(resources, 'requests') ?? {})) {
+  const requests = objectAt(resources, 'requests');
+  if (requests === undefined) return;
+  const limits = objectAt(resources, 'limits') ?? NO_LIMITS;
+  // A for-in over own keys: Object.entries' order, without its arrays.
+  for (const name in requests) {
+    if (!Object.hasOwn(requests, name)) continue;
+    const q = requests[name];
     const req = quantityValue(q);
     // Own keys only: a resource named `constructor` has no inherited limit.
     const lim = Object.hasOwn(limits, name) ? quantityValue(limits[name]) : undefined;
     if (req !== undefined && lim !== undefined && req > lim) {
-      const rp = cp.child('resources', 'requests').key(name);
+      const rp = lp.index(ci).child('resources', 'requests').key(name);
       errs.push(invalidValue(rp, String(q), `must be less than or equal to ${name} limit of ${String(limits[name])}`));
     }
   }
-  return errs;
 }
 
-function validateContainer(c: Json, cp: FieldPath, volumeNames: Set<string>, opts: PodSpecOptions): FieldError[] {
-  const errs: FieldError[] = [];
-  const name = stringAt(c, 'name');
-  if (name === '') errs.push(required(cp.child('name')));
-  else for (const msg of isDNS1123Label(name)) errs.push(invalidValue(cp.child('name'), name, msg));
+const NO_LIMITS: Json = Object.freeze({});
+
+/**
+ * Checks container `ci` of the list at `lp` (initContainers or containers),
+ * named `name`: its path is made only when there is an error to report.
+ */
+function addContainerErrors(errs: FieldError[], c: Json, name: string, lp: FieldPath, ci: number, volumeNames: ReadonlySet<string>, opts: PodSpecOptions): void {
+  if (name === '') errs.push(required(lp.index(ci).child('name')));
+  else if (!matchesDNS1123Label(name)) for (const msg of isDNS1123Label(name)) errs.push(invalidValue(lp.index(ci).child('name'), name, msg));
   const image = stringAt(c, 'image');
-  if (opts.requireImage && image === '') errs.push(required(cp.child('image')));
-  if (image !== image.trim()) errs.push(invalidValue(cp.child('image'), image, 'must not have leading or trailing whitespace'));
-  errs.push(...oneOf(stringAt(c, 'imagePullPolicy'), PULL_POLICIES, () => cp.child('imagePullPolicy')));
-  errs.push(...oneOf(stringAt(c, 'terminationMessagePolicy'), MESSAGE_POLICIES, () => cp.child('terminationMessagePolicy')));
-  errs.push(...validatePorts(c, cp));
-  itemsAt(c, 'env').forEach((env, i) => {
-    const at = (): FieldPath => cp.child('env').index(i).child('name');
-    const envName = stringAt(env, 'name');
+  if (opts.requireImage && image === '') errs.push(required(lp.index(ci).child('image')));
+  if (image !== image.trim()) errs.push(invalidValue(lp.index(ci).child('image'), image, 'must not have leading or trailing whitespace'));
+  const pullPolicy = stringAt(c, 'imagePullPolicy');
+  if (!isOneOf(pullPolicy, PULL_POLICIES)) errs.push(oneOfError(pullPolicy, PULL_POLICIES, lp.index(ci).child('imagePullPolicy')));
+  const messagePolicy = stringAt(c, 'terminationMessagePolicy');
+  if (!isOneOf(messagePolicy, MESSAGE_POLICIES)) errs.push(oneOfError(messagePolicy, MESSAGE_POLICIES, lp.index(ci).child('terminationMessagePolicy')));
+  addPortErrors(errs, c, lp, ci);
+  const env = itemsAt(c, 'env');
+  for (let i = 0; i < env.length; i++) {
+    const envName = stringAt(env[i], 'name');
     // RelaxedEnvironmentVariableValidation (GA): any printable ASCII but '='.
-    if (envName === '') errs.push(required(at()));
+    if (envName === '') errs.push(required(lp.index(ci).child('env').index(i).child('name')));
     else if (!ENV_NAME.test(envName)) {
-      errs.push(invalidValue(at(), envName, "a valid environment variable name must consist only of printable ASCII characters other than '='"));
+      const message = "a valid environment variable name must consist only of printable ASCII characters other than '='";
+      errs.push(invalidValue(lp.index(ci).child('env').index(i).child('name'), envName, message));
     }
-  });
-  itemsAt(c, 'volumeMounts').forEach((m, i) => {
-    const at = (field: string): FieldPath => cp.child('volumeMounts').index(i).child(field);
+  }
+  const mounts = itemsAt(c, 'volumeMounts');
+  for (let i = 0; i < mounts.length; i++) {
+    const m = mounts[i]!;
     const mountName = stringAt(m, 'name');
-    if (mountName === '') errs.push(required(at('name')));
-    else if (!volumeNames.has(mountName)) errs.push(notFound(at('name'), mountName));
-    if (stringAt(m, 'mountPath') === '') errs.push(required(at('mountPath')));
-  });
-  return [...errs, ...validateResources(c, cp)];
+    if (mountName === '') errs.push(required(lp.index(ci).child('volumeMounts').index(i).child('name')));
+    else if (!volumeNames.has(mountName)) errs.push(notFound(lp.index(ci).child('volumeMounts').index(i).child('name'), mountName));
+    if (stringAt(m, 'mountPath') === '') errs.push(required(lp.index(ci).child('volumeMounts').index(i).child('mountPath')));
+  }
+  addResourceErrors(errs, c, lp, ci);
 }
 
 export function validateTolerations(spec: Json, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  itemsAt(spec, 'tolerations').forEach((t, i) => {
-    const at = (field: string): FieldPath => p.index(i).child(field);
-    errs.push(...oneOf(stringAt(t, 'operator'), TOLERATION_OPERATORS, () => at('operator'), false));
-    errs.push(...oneOf(stringAt(t, 'effect'), TAINT_EFFECTS, () => at('effect'), false));
+  const tolerations = itemsAt(spec, 'tolerations');
+  for (let i = 0; i < tolerations.length; i++) {
+    const t = tolerations[i]!;
+    const operator = stringAt(t, 'operator');
+    if (!isOneOf(operator, TOLERATION_OPERATORS, false)) errs.push(oneOfError(operator, TOLERATION_OPERATORS, p.index(i).child('operator')));
+    const effect = stringAt(t, 'effect');
+    if (!isOneOf(effect, TAINT_EFFECTS, false)) errs.push(oneOfError(effect, TAINT_EFFECTS, p.index(i).child('effect')));
     if (t.operator === 'Exists' && stringAt(t, 'value') !== '') {
-      errs.push(invalidValue(at('operator'), t.operator, 'value must be empty when `operator` is \'Exists\''));
+      errs.push(invalidValue(p.index(i).child('operator'), t.operator, 'value must be empty when `operator` is \'Exists\''));
     }
-  });
+  }
   return errs;
 }
 
 export function validatePodSpec(spec: Json, p: FieldPath, opts: PodSpecOptions): FieldError[] {
-  const { errs, names: volumeNames } = validateVolumes(itemsAt(spec, 'volumes'), p.child('volumes'));
-  const containers = itemsAt(spec, 'containers');
-  if (containers.length === 0) errs.push(required(p.child('containers')));
+  const errs: FieldError[] = [];
+  addPodSpecErrors(errs, spec, p, opts);
+  return errs;
+}
+
+/** validatePodSpec into a list the caller holds (a workload's template adds its own checks around it). */
+export function addPodSpecErrors(errs: FieldError[], spec: Json, p: FieldPath, opts: PodSpecOptions): void {
+  const volumeNames = addVolumeErrors(errs, itemsAt(spec, 'volumes'), p);
+  if (itemsAt(spec, 'containers').length === 0) errs.push(required(p.child('containers')));
   const seen = new Set<string>();
-  for (const list of ['initContainers', 'containers'] as const) {
-    itemsAt(spec, list).forEach((c, i) => {
-      const cp = p.child(list).index(i);
-      errs.push(...validateContainer(c, cp, volumeNames, opts));
+  for (const list of CONTAINER_LISTS) {
+    const containers = itemsAt(spec, list);
+    if (containers.length === 0) continue;
+    const lp = p.child(list);
+    for (let i = 0; i < containers.length; i++) {
+      const c = containers[i]!;
       const name = stringAt(c, 'name');
-      if (name !== '' && seen.has(name)) errs.push(duplicate(cp.child('name'), name));
+      addContainerErrors(errs, c, name, lp, i, volumeNames, opts);
+      if (name !== '' && seen.has(name)) errs.push(duplicate(lp.index(i).child('name'), name));
       seen.add(name);
-    });
+    }
   }
-  errs.push(...oneOf(stringAt(spec, 'restartPolicy'), RESTART_POLICIES, () => p.child('restartPolicy')));
-  errs.push(...oneOf(stringAt(spec, 'dnsPolicy'), DNS_POLICIES, () => p.child('dnsPolicy')));
-  if (spec.nodeSelector !== undefined) errs.push(...validateLabels(spec.nodeSelector, p.child('nodeSelector')));
+  const restartPolicy = stringAt(spec, 'restartPolicy');
+  if (!isOneOf(restartPolicy, RESTART_POLICIES)) errs.push(oneOfError(restartPolicy, RESTART_POLICIES, p.child('restartPolicy')));
+  const dnsPolicy = stringAt(spec, 'dnsPolicy');
+  if (!isOneOf(dnsPolicy, DNS_POLICIES)) errs.push(oneOfError(dnsPolicy, DNS_POLICIES, p.child('dnsPolicy')));
+  if (spec.nodeSelector !== undefined) addLabelErrors(errs, spec.nodeSelector, p.child('nodeSelector'));
   if (spec.tolerations !== undefined) errs.push(...validateTolerations(spec, p.child('tolerations')));
   const sa = stringAt(spec, 'serviceAccountName');
-  if (sa !== '') for (const msg of isDNS1123Subdomain(sa)) errs.push(invalidValue(p.child('serviceAccountName'), sa, msg));
-  for (const f of ['hostname', 'subdomain'] as const) {
+  if (sa !== '' && !matchesDNS1123Subdomain(sa)) for (const msg of isDNS1123Subdomain(sa)) errs.push(invalidValue(p.child('serviceAccountName'), sa, msg));
+  for (const f of NAMED_LABEL_FIELDS) {
     const v = stringAt(spec, f);
-    if (v !== '') for (const msg of isDNS1123Label(v)) errs.push(invalidValue(p.child(f), v, msg));
+    if (v !== '' && !matchesDNS1123Label(v)) for (const msg of isDNS1123Label(v)) errs.push(invalidValue(p.child(f), v, msg));
   }
   const deadline = spec.activeDeadlineSeconds;
   if (deadline !== undefined && deadline !== null && !(typeof deadline === 'number' && deadline >= 1 && deadline <= MAX_INT32)) {
     errs.push(invalidValue(p.child('activeDeadlineSeconds'), deadline, inclusiveRangeError(1, MAX_INT32)));
   }
-  return errs;
 }

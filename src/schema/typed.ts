@@ -14,7 +14,7 @@
 // resolved, properties in Maps, Go type names made only for an error), so a request
 // pays for the values it carries, not for reading the schema again.
 import { followRefs, type Definitions, type OpenApiSchema, type ResolvedSchema } from './definitions.js';
-import { renderFieldPath, setOwnField } from './field-path.js';
+import { mayInheritKeys, renderFieldPath, setOwnField } from './field-path.js';
 import { goJsonType } from './object.js';
 import { checkBase64, checkIntOrString, INT32, INT64, SchemaTypeError, SELF_DECODING } from './typed-values.js';
 
@@ -23,7 +23,10 @@ const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 export { isSchemaTypeError, SchemaTypeError } from './typed-values.js';
 
 export interface TypedCheck {
-  /** Paths of undeclared fields in the strict decoder's wording (`spec.containers[0].bar`), in document order. */
+  /**
+   * Paths of undeclared fields in the strict decoder's wording (`spec.containers[0].bar`), in document order.
+   * A check that found none shares one frozen empty list: read it, do not add to it.
+   */
   readonly unknownFields: string[];
   /**
    * Removes the undeclared fields from the checked object, as decoding into Go
@@ -33,23 +36,45 @@ export interface TypedCheck {
   dropUnknownFields(): void;
 }
 
+/** The answer of every check that found no undeclared field (most writes): nothing to allocate. */
+const NO_UNKNOWN_FIELDS: TypedCheck = Object.freeze({ unknownFields: Object.freeze([]) as unknown as string[], dropUnknownFields: () => {} });
+
+/** The undeclared fields one check found, and where they are. */
+class FoundUnknownFields implements TypedCheck {
+  readonly unknownFields: string[] = [];
+  readonly holders: UnknownField[] = [];
+
+  dropUnknownFields(): void {
+    for (const u of this.holders) delete u.holder[u.key];
+  }
+}
+
 /**
  * Checks `obj` against the named definition and normalizes its nulls in place.
  * Throws SchemaTypeError at the first value Go would refuse (Go keeps the first
  * error too). An unknown definition name checks nothing and reports nothing.
  */
 export function checkTyped(schemaName: string, obj: unknown, definitions: Definitions): TypedCheck {
-  const schema = Object.hasOwn(definitions, schemaName) ? definitions[schemaName] : undefined;
-  const unknownFields: string[] = [];
-  const holders: UnknownField[] = [];
-  const dropUnknownFields = (): void => {
-    for (const u of holders) delete u.holder[u.key];
-  };
-  if (schema === undefined) return { unknownFields, dropUnknownFields };
+  if (!Object.hasOwn(definitions, schemaName)) return NO_UNKNOWN_FIELDS;
   const compiler = compilerFor(definitions);
-  const w: Walk = { compiler, unknownFields, holders, path: [], fields: [], struct: '' };
-  walk(w, rootPlan(compiler, schemaName), obj);
-  return { unknownFields, dropUnknownFields };
+  // The walk is synchronous and calls nothing that checks again, so one state
+  // serves every call; it is reset here, as a thrown type error leaves it mid-walk.
+  const w = WALK;
+  w.compiler = compiler;
+  w.found = undefined;
+  // The stacks are non-empty only after a thrown walk; emptying an array also drops
+  // its storage, which the next walk would allocate again.
+  if (w.path.length !== 0) w.path.length = 0;
+  if (w.fields.length !== 0) w.fields.length = 0;
+  w.struct = '';
+  try {
+    walk(w, rootPlan(compiler, schemaName), obj);
+    return w.found ?? NO_UNKNOWN_FIELDS;
+  } finally {
+    // Holds on to neither the request's object nor a table that may go away (a deleted CRD's).
+    w.found = undefined;
+    w.compiler = IDLE;
+  }
 }
 
 interface UnknownField {
@@ -57,11 +82,14 @@ interface UnknownField {
   readonly key: string;
 }
 
+/**
+ * The walk's state. Its stacks are pushed and popped as the walk goes down and up
+ * (never copied), and read only to word an error or an unknown field's path.
+ */
 interface Walk {
-  readonly compiler: Compiler;
-  readonly unknownFields: string[];
-  /** Where each unknown field is, for dropUnknownFields. */
-  readonly holders: UnknownField[];
+  compiler: Compiler;
+  /** The undeclared fields found so far; made on the first one. */
+  found: FoundUnknownFields | undefined;
   /** The JSON path (keys and indices), for unknown-field reports; map keys print as names, as the strict decoder does. */
   readonly path: (string | number)[];
   /** Go's error context: struct field names from the root, no indices or map keys. */
@@ -167,6 +195,8 @@ interface Compiler {
   readonly definitions: Definitions;
   /** Plans by resolved schema object and the definition name it was reached through; cycles meet their own plan. */
   readonly plans: Map<OpenApiSchema, Map<string | undefined, Plan>>;
+  /** Root plans by definition name, so a call does not build a `$ref` to find its plan. */
+  readonly roots: Map<string, Plan>;
 }
 
 const plansByTable = new WeakMap<Definitions, Compiler>();
@@ -174,11 +204,15 @@ const plansByTable = new WeakMap<Definitions, Compiler>();
 function compilerFor(definitions: Definitions): Compiler {
   let c = plansByTable.get(definitions);
   if (c === undefined) {
-    c = { definitions, plans: new Map() };
+    c = { definitions, plans: new Map(), roots: new Map() };
     plansByTable.set(definitions, c);
   }
   return c;
 }
+
+/** What the walk's state points to between calls. */
+const IDLE: Compiler = { definitions: {}, plans: new Map(), roots: new Map() };
+const WALK: Walk = { compiler: IDLE, found: undefined, path: [], fields: [], struct: '' };
 
 function newPlan(kind: PlanKind, resolved: Resolved | undefined): Plan {
   return { kind, resolved, self: undefined, bytes: false, bound: 0, items: undefined, values: undefined, props: undefined, embedded: false, open: false, struct: '', goType: undefined };
@@ -348,7 +382,14 @@ function walkStruct(w: Walk, plan: Plan, value: Record<string, unknown>): void {
   const props = plan.props!;
   const outerStruct = w.struct;
   const struct = plan.struct || outerStruct;
-  for (const key of Object.keys(value)) {
+  // for-in, not Object.keys: V8 walks an object's cached key list without copying
+  // it into a new array per object. Both give own keys in the same order; for-in
+  // also meets inherited enumerable ones, which hasOwn leaves out (asked only when
+  // there can be some). A key deleted below is the current one, which for-in has
+  // already passed.
+  const inherits = mayInheritKeys(value);
+  for (const key in value) {
+    if (inherits && !Object.hasOwn(value, key)) continue;
     const child = value[key];
     const declared = props.get(key) ?? (plan.embedded && key === 'metadata' ? objectMetaPlan(w.compiler) : undefined);
     if (declared !== undefined) {
@@ -373,28 +414,34 @@ function walkStruct(w: Walk, plan: Plan, value: Record<string, unknown>): void {
     } else if (plan.values !== undefined) {
       walkMapEntry(w, plan.values, value, key);
     } else if (!plan.open) {
+      w.found ??= new FoundUnknownFields();
       w.path.push(key);
-      w.unknownFields.push(renderFieldPath(w.path));
-      w.holders.push({ holder: value, key });
+      w.found.unknownFields.push(renderFieldPath(w.path));
+      w.found.holders.push({ holder: value, key });
       w.path.pop();
     }
   }
 }
 
-const OBJECT_META_REF: OpenApiSchema = { $ref: `#/definitions/${OBJECT_META}` };
-
 /** The plan of a table's root definition, compiled on first use. */
 function rootPlan(c: Compiler, schemaName: string): Plan {
-  return compile(c, { $ref: `#/definitions/${schemaName}` });
+  let plan = c.roots.get(schemaName);
+  if (plan === undefined) {
+    plan = compile(c, { $ref: `#/definitions/${schemaName}` });
+    c.roots.set(schemaName, plan);
+  }
+  return plan;
 }
 
 /** metadata of an embedded resource: ObjectMeta of the same table. */
 function objectMetaPlan(c: Compiler): Plan {
-  return compile(c, OBJECT_META_REF);
+  return rootPlan(c, OBJECT_META);
 }
 
 function walkMap(w: Walk, values: Plan, value: Record<string, unknown>): void {
-  for (const key of Object.keys(value)) walkMapEntry(w, values, value, key);
+  // for-in over own keys: see walkStruct.
+  const inherits = mayInheritKeys(value);
+  for (const key in value) if (!inherits || Object.hasOwn(value, key)) walkMapEntry(w, values, value, key);
 }
 
 /** A map value: Go's error context stays on the map field (no key in the path). */

@@ -60,10 +60,20 @@ interface ObjectNode {
   readonly kind: 'object';
   /** Only the properties with something to check below them. */
   props: Map<string, Node>;
+  /**
+   * The same properties as two parallel lists in schema order, made when compiling
+   * is done: a walk in schema order reads them by index, where iterating the Map
+   * would allocate an iterator and an entry per property on every object.
+   */
+  propKeys: string[];
+  propNodes: Node[];
   /** Required properties that are refused when absent. */
   required: string[];
   /** Required structs: an absent one is checked as `{}` (built-in tables). */
   zeroStructs: Map<string, ObjectNode>;
+  /** zeroStructs as parallel lists, for the same reason as propKeys. */
+  zeroKeys: string[];
+  zeroNodes: ObjectNode[];
 }
 
 interface ArrayNode {
@@ -123,9 +133,21 @@ function compile(c: Compiler, schema: OpenApiSchema): Node | undefined {
   return undefined;
 }
 
+function newObjectNode(): ObjectNode {
+  return { kind: 'object', props: new Map(), propKeys: [], propNodes: [], required: [], zeroStructs: new Map(), zeroKeys: [], zeroNodes: [] };
+}
+
+/** Fills the lists the walk reads from the Maps compiling built. */
+function finishObject(node: ObjectNode): void {
+  node.propKeys = [...node.props.keys()];
+  node.propNodes = [...node.props.values()];
+  node.zeroKeys = [...node.zeroStructs.keys()];
+  node.zeroNodes = [...node.zeroStructs.values()];
+}
+
 function compileNamed(c: Compiler, name: string, s: OpenApiSchema): ObjectNode | undefined {
   if (c.named.has(name)) return c.named.get(name) ?? undefined;
-  const node: ObjectNode = { kind: 'object', props: new Map(), required: [], zeroStructs: new Map() };
+  const node = newObjectNode();
   // Placed before filling, so a definition that contains itself (JSONSchemaProps) ends.
   c.named.set(name, node);
   fillObject(c, node, s, name);
@@ -136,7 +158,7 @@ function compileNamed(c: Compiler, name: string, s: OpenApiSchema): ObjectNode |
 }
 
 function compileObject(c: Compiler, s: OpenApiSchema, name: string | undefined): ObjectNode | undefined {
-  const node: ObjectNode = { kind: 'object', props: new Map(), required: [], zeroStructs: new Map() };
+  const node = newObjectNode();
   fillObject(c, node, s, name);
   return node.props.size === 0 && node.required.length === 0 && node.zeroStructs.size === 0 ? undefined : node;
 }
@@ -166,6 +188,7 @@ function fillObject(c: Compiler, node: ObjectNode, s: OpenApiSchema, name: strin
     }
     node.required.push(key);
   }
+  finishObject(node);
 }
 
 function withoutUniqueness(node: ArrayNode): Node | undefined {
@@ -174,11 +197,12 @@ function withoutUniqueness(node: ArrayNode): Node | undefined {
 
 /** Validates objects of one kind against its schema; compiled once, used for every write. */
 export interface SchemaValidator {
-  /** Causes for `obj`, in document order. */
-  validate(obj: unknown): FieldError[];
+  /** Causes for `obj`, in document order (one shared empty list when there are none). */
+  validate(obj: unknown): readonly FieldError[];
 }
 
-const NOTHING: SchemaValidator = { validate: () => [] };
+const NO_CAUSES: readonly FieldError[] = Object.freeze([]);
+const NOTHING: SchemaValidator = { validate: () => NO_CAUSES };
 const validators = new WeakMap<Definitions, Map<string, SchemaValidator>>();
 
 /** The validator of a kind's schema, compiled on first use and cached per table and root definition. */
@@ -202,13 +226,22 @@ function compileValidator(schema: ResourceSchema): SchemaValidator {
   if (!Object.hasOwn(schema.definitions, schema.name)) return NOTHING;
   const root = compile(c, { $ref: `#/definitions/${schema.name}` });
   if (root?.kind !== 'object') return NOTHING;
-  const top: ObjectNode = { kind: 'object', props: new Map(root.props), required: root.required, zeroStructs: root.zeroStructs };
+  const top: ObjectNode = { ...newObjectNode(), props: new Map(root.props), required: root.required, zeroStructs: root.zeroStructs };
   for (const key of ROOT_SKIPPED) top.props.delete(key);
+  finishObject(top);
   return {
     validate(obj) {
-      const w: Walk = { at: [], errs: [] };
-      if (isRecord(obj)) checkObject(w, top, obj);
-      return w.errs;
+      if (!isRecord(obj)) return NO_CAUSES;
+      // The walk is synchronous and calls nothing that validates again, so one
+      // state serves every call. Its stack is balanced when a walk ends; emptying
+      // it anyway would also drop its storage, which the next walk would allocate.
+      const w = WALK;
+      if (w.at.length !== 0) w.at.length = 0;
+      w.errs = undefined;
+      checkObject(w, top, obj);
+      const errs = w.errs ?? NO_CAUSES;
+      w.errs = undefined;
+      return errs;
     },
   };
 }
@@ -223,7 +256,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 interface Walk {
   readonly at: PathElement[];
-  readonly errs: FieldError[];
+  /** The causes found so far; made on the first one. */
+  errs: FieldError[] | undefined;
+}
+
+const WALK: Walk = { at: [], errs: undefined };
+
+function report(w: Walk, cause: FieldError): void {
+  (w.errs ??= []).push(cause);
 }
 
 function fieldPath(at: readonly PathElement[], ...more: PathElement[]): FieldPath {
@@ -242,7 +282,9 @@ function check(w: Walk, node: Node, value: unknown): void {
       return;
     case 'map':
       if (!isRecord(value)) return;
-      for (const key of Object.keys(value)) {
+      // for-in over own keys: see checkObject.
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
         w.at.push({ key });
         check(w, node.values, value[key]);
         w.at.pop();
@@ -250,7 +292,7 @@ function check(w: Walk, node: Node, value: unknown): void {
       return;
     case 'enum':
       // An empty string is Go's zero value, which omitempty drops: the same as unset.
-      if (value !== '' && value !== undefined && !node.allowed.has(value)) w.errs.push(notSupported(fieldPath(w.at), value, node.values));
+      if (value !== '' && value !== undefined && !node.allowed.has(value)) report(w, notSupported(fieldPath(w.at), value, node.values));
       return;
   }
 }
@@ -261,26 +303,53 @@ function checkChild(w: Walk, node: Node, value: unknown, key: string): void {
   w.at.pop();
 }
 
-function checkObject(w: Walk, node: ObjectNode, value: Record<string, unknown>): void {
-  for (const key of node.required) if (!Object.hasOwn(value, key) || value[key] === null) w.errs.push(required(fieldPath(w.at, key)));
-  for (const [key, inner] of node.zeroStructs) {
+/** Checks an absent required struct as Go's zero struct: an empty object. */
+const ZERO_STRUCT: Readonly<Record<string, unknown>> = Object.freeze({});
+
+function checkObject(w: Walk, node: ObjectNode, value: Readonly<Record<string, unknown>>): void {
+  const requiredKeys = node.required;
+  for (let i = 0; i < requiredKeys.length; i++) {
+    const key = requiredKeys[i]!;
+    if (!Object.hasOwn(value, key) || value[key] === null) report(w, required(fieldPath(w.at, key)));
+  }
+  const zeroKeys = node.zeroKeys;
+  for (let i = 0; i < zeroKeys.length; i++) {
+    const key = zeroKeys[i]!;
     if (Object.hasOwn(value, key)) continue;
     w.at.push(key);
-    checkObject(w, inner, {});
+    checkObject(w, node.zeroNodes[i]!, ZERO_STRUCT);
     w.at.pop();
   }
-  if (node.props.size === 0) return;
-  // Walk the object's own keys when it has fewer than the schema has checks: the
-  // common case for wide definitions (PodSpec, Container) holding a few fields.
-  const keys = Object.keys(value);
-  if (keys.length <= node.props.size) {
-    for (const key of keys) {
+  const checks = node.propKeys.length;
+  if (checks === 0) return;
+  // Walk the object's own keys when it has no more than the schema has checks (the
+  // common case for wide definitions, PodSpec or Container, holding a few fields),
+  // else the checks. The two orders differ, and causes keep the order they had.
+  // for-in, not Object.keys: V8 reads an object's cached key list without copying
+  // it into a new array per object; hasOwn leaves out inherited keys, as keys() does.
+  // for-in gives an ordinary object's own keys before inherited ones, so it has more
+  // own keys than checks exactly when the key after the first `checks` is its own.
+  let seen = 0;
+  let wide = false;
+  for (const key in value) {
+    if (++seen > checks) {
+      wide = Object.hasOwn(value, key);
+      break;
+    }
+  }
+  if (!wide) {
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
       const inner = node.props.get(key);
       if (inner !== undefined) checkChild(w, inner, value[key], key);
     }
     return;
   }
-  for (const [key, inner] of node.props) if (Object.hasOwn(value, key)) checkChild(w, inner, value[key], key);
+  const keys = node.propKeys;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (Object.hasOwn(value, key)) checkChild(w, node.propNodes[i]!, value[key], key);
+  }
 }
 
 function checkArray(w: Walk, node: ArrayNode, value: unknown[]): void {
@@ -301,6 +370,7 @@ function checkArray(w: Walk, node: ArrayNode, value: unknown[]): void {
  */
 function checkUnique(w: Walk, keys: readonly string[], value: unknown[]): void {
   if (value.length < 2) return;
+  if (value.length <= SMALL_LIST) return checkUniqueSmall(w, keys, value);
   const seen = new Set<unknown>();
   for (let i = 0; i < value.length; i++) {
     const item = value[i];
@@ -308,7 +378,7 @@ function checkUnique(w: Walk, keys: readonly string[], value: unknown[]): void {
     if (keys.length === 0) {
       if (typeof item === 'object' && item !== null) continue;
       identity = item;
-    } else if (!isRecord(item) || keys.some((k) => !Object.hasOwn(item, k))) {
+    } else if (!hasKeys(item, keys)) {
       continue;
     } else {
       identity = keys.length === 1 ? item[keys[0]!] : JSON.stringify(keys.map((k) => item[k]));
@@ -317,10 +387,78 @@ function checkUnique(w: Walk, keys: readonly string[], value: unknown[]): void {
       seen.add(identity);
       continue;
     }
-    if (keys.length === 0) w.errs.push(duplicate(fieldPath(w.at, i), item));
-    else if (keys.length === 1) w.errs.push(duplicate(fieldPath(w.at, i, keys[0]!), (item as Record<string, unknown>)[keys[0]!]));
-    else w.errs.push(duplicate(fieldPath(w.at, i), Object.fromEntries(keys.map((k) => [k, (item as Record<string, unknown>)[k]]))));
+    reportDuplicate(w, keys, value, i);
   }
+}
+
+/**
+ * Up to this many items, uniqueness is checked by comparing each item with those
+ * before it, which allocates nothing; a longer list pays for a Set instead of
+ * the quadratic count of comparisons.
+ */
+const SMALL_LIST = 16;
+
+/** checkUnique for a short list: the same items compared and the same causes, with no Set of identities. */
+function checkUniqueSmall(w: Walk, keys: readonly string[], value: unknown[]): void {
+  for (let i = 1; i < value.length; i++) {
+    const item = value[i];
+    if (!counted(item, keys)) continue;
+    for (let j = 0; j < i; j++) {
+      const before = value[j];
+      if (counted(before, keys) && sameIdentity(keys, item, before)) {
+        reportDuplicate(w, keys, value, i);
+        break;
+      }
+    }
+  }
+}
+
+/** Whether an item takes part in the uniqueness check: a scalar of a set, an item of a list-map with every key. */
+function counted(item: unknown, keys: readonly string[]): boolean {
+  return keys.length === 0 ? typeof item !== 'object' || item === null : hasKeys(item, keys);
+}
+
+function hasKeys(item: unknown, keys: readonly string[]): item is Record<string, unknown> {
+  if (!isRecord(item)) return false;
+  for (let k = 0; k < keys.length; k++) if (!Object.hasOwn(item, keys[k]!)) return false;
+  return true;
+}
+
+/**
+ * Whether two counted items are the same to checkUnique's Set: the same value
+ * (SameValueZero) for a set or a single key; for several keys, the same JSON
+ * text of their key values, compared one key value at a time.
+ */
+function sameIdentity(keys: readonly string[], a: unknown, b: unknown): boolean {
+  if (keys.length === 0) return sameValueZero(a, b);
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  if (keys.length === 1) return sameValueZero(x[keys[0]!], y[keys[0]!]);
+  for (let k = 0; k < keys.length; k++) if (!sameJsonElement(x[keys[k]!], y[keys[k]!])) return false;
+  return true;
+}
+
+function sameValueZero(a: unknown, b: unknown): boolean {
+  return a === b || (a !== a && b !== b);
+}
+
+/**
+ * Whether two values print alike as elements of a JSON array. Two strings, or two
+ * finite numbers, print alike exactly when they are equal, so those compare
+ * directly; anything else (a mix of types, objects, a Date that prints as a
+ * string, NaN or undefined that print as null) is compared by its text.
+ */
+function sameJsonElement(a: unknown, b: unknown): boolean {
+  if (typeof a === 'string' && typeof b === 'string') return a === b;
+  if (typeof a === 'number' && typeof b === 'number' && Number.isFinite(a) && Number.isFinite(b)) return a === b;
+  return (JSON.stringify(a) ?? 'null') === (JSON.stringify(b) ?? 'null');
+}
+
+function reportDuplicate(w: Walk, keys: readonly string[], value: unknown[], i: number): void {
+  const item = value[i];
+  if (keys.length === 0) report(w, duplicate(fieldPath(w.at, i), item));
+  else if (keys.length === 1) report(w, duplicate(fieldPath(w.at, i, keys[0]!), (item as Record<string, unknown>)[keys[0]!]));
+  else report(w, duplicate(fieldPath(w.at, i), Object.fromEntries(keys.map((k) => [k, (item as Record<string, unknown>)[k]]))));
 }
 
 /**

@@ -31,6 +31,7 @@ export const validate: WriteStep = {
       kind = update !== undefined ? update(object, current, context) : (def.strategy.validate?.(object, context) ?? []);
       if (fromSchema.length > 0) fromSchema = withoutStoredCauses(fromSchema, schema.validate(current));
     }
+    if (meta.length === 0 && kind.length === 0 && fromSchema.length === 0) return;
     const errs = [...meta, ...withoutCoveredFields(fromSchema, [...meta, ...kind]), ...kind];
     if (errs.length > 0) throw invalid({ group: def.group, kind: def.kind }, writeName(state), errs);
   },

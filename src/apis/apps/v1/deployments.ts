@@ -14,7 +14,6 @@ import {
   type Json,
   bumpGenerationOn,
   defaultWorkloadTemplate,
-  dnsLabelNameWarning,
   ensureObject,
   invalidIntOrString,
   isZero,
@@ -33,7 +32,7 @@ import {
   validateSelectorUnchanged,
   validateStatusBounds,
   SCALE_SUBRESOURCE,
-  specTemplateWarnings,
+  replicatedWarnings,
 } from './workload.js';
 
 const STRATEGY_TYPES = ['Recreate', 'RollingUpdate'] as const;
@@ -143,7 +142,7 @@ export const deployments = defineResource({
     prepareForUpdate: (next, prev) => bumpGenerationOn(next, prev, !deepEqual(next.spec, prev.spec) || !deepEqual(next.metadata.annotations, prev.metadata.annotations)),
     validate: validateDeployment,
     validateUpdate: (next, prev) => [...validateDeployment(next), ...validateSelectorUnchanged(next, prev)],
-    warnings: (d, prev) => [...(prev === undefined ? dnsLabelNameWarning(d) : []), ...specTemplateWarnings(d, prev)],
+    warnings: replicatedWarnings,
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
   },

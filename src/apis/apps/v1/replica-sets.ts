@@ -11,8 +11,7 @@ import { replicaSetTable } from './replica-sets-table.js';
 import {
   bumpGenerationOn,
   defaultWorkloadTemplate,
-  dnsLabelNameWarning,
-  specTemplateWarnings,
+  replicatedWarnings,
   ensureObject,
   objectAt,
   specChanged,
@@ -77,7 +76,7 @@ export const replicaSets = defineResource({
     prepareForUpdate: (next, prev) => bumpGenerationOn(next, prev, specChanged(next, prev)),
     validate: validateReplicaSet,
     validateUpdate: (next, prev) => [...validateReplicaSet(next), ...validateSelectorUnchanged(next, prev)],
-    warnings: (rs, prev) => [...(prev === undefined ? dnsLabelNameWarning(rs) : []), ...specTemplateWarnings(rs, prev)],
+    warnings: replicatedWarnings,
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
   },

@@ -9,12 +9,12 @@ import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, type FieldPath, forbiddenField, goLiteral, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
 import { deepEqual, validateImmutableField, validateNonnegative } from '../../../registry/validation/common.js';
 import { addLabelErrors, addLabelSelectorErrors } from '../../../registry/validation/label-selector.js';
-import { isDNS1123Label } from '../../../registry/validation/names.js';
+import { isDNS1123Label, matchesDNS1123Label } from '../../../registry/validation/names.js';
 import { addAnnotationErrors } from '../../../registry/validation/object-meta.js';
 import { LabelSelectorError, labelSelectorRequirements, matchesLabels, renderLabelSelector, type LabelRequirement, type LabelSelector } from '../../../schema/label-selector.js';
 import { type Json, ensureObject, objectAt, stringAt } from '../../core/v1/helpers.js';
 import { type PodSpecOptions, addPodSpecErrors } from '../../core/v1/pod-spec-validation.js';
-import { workloadTemplateWarnings } from '../../core/v1/pod-warnings.js';
+import { addWorkloadTemplateWarnings, workloadTemplateWarnings } from '../../core/v1/pod-warnings.js';
 import { defaultTemplate } from '../../core/v1/pod-templates.js';
 
 export { type Json, ensureObject, objectAt, stringAt };
@@ -268,14 +268,24 @@ export function specChanged(next: KubeObject, prev: KubeObject): boolean {
 
 /** Workloads whose names become pod names and hostnames warn when the name is not a DNS label (kube 1.27+). */
 export function dnsLabelNameWarning(obj: KubeObject): string[] {
-  const msgs = isDNS1123Label(obj.metadata.name ?? '');
-  if (msgs.length === 0 || (obj.metadata.name ?? '') === '') return [];
-  return [`metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`];
+  const name = obj.metadata.name ?? '';
+  // Nearly every name is a label: the check that makes no list is asked first.
+  if (name === '' || matchesDNS1123Label(name)) return [];
+  return [`metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [${isDNS1123Label(name).join(' ')}]`];
 }
+
+const SPEC_TEMPLATE = path('spec', 'template');
 
 /** GetWarningsForPodTemplate at spec.template: on create, and on update when the generation moved (kube's apps strategies). */
 export function specTemplateWarnings(obj: KubeObject, prev: KubeObject | undefined): string[] {
-  return workloadTemplateWarnings(obj, prev, path('spec', 'template'), objectAt(objectAt(obj, 'spec'), 'template'));
+  return workloadTemplateWarnings(obj, prev, SPEC_TEMPLATE, objectAt(objectAt(obj, 'spec'), 'template'));
+}
+
+/** A Deployment's or ReplicaSet's warnings: its name (on create), then its template's, in one list. */
+export function replicatedWarnings(obj: KubeObject, prev: KubeObject | undefined): string[] {
+  const out = prev === undefined ? dnsLabelNameWarning(obj) : [];
+  addWorkloadTemplateWarnings(out, obj, prev, SPEC_TEMPLATE, objectAt(objectAt(obj, 'spec'), 'template'));
+  return out;
 }
 
 /** The Selector column: metav1.FormatLabelSelector (`<none>` when empty, `<error>` when it does not convert). */

@@ -23,8 +23,10 @@ export function validateTemplate(template: Json | undefined, p: FieldPath): Fiel
   ];
 }
 
+const TEMPLATE = path('template');
+
 function validatePodTemplate(pt: KubeObject): FieldError[] {
-  return validateTemplate(objectAt(pt, 'template'), path('template'));
+  return validateTemplate(objectAt(pt, 'template'), TEMPLATE);
 }
 
 export const podTemplates = defineResource({
@@ -41,7 +43,7 @@ export const podTemplates = defineResource({
     },
     prepareForUpdate: (next, prev) => bumpGenerationIfChanged(next, prev, 'template'),
     validate: validatePodTemplate,
-    warnings: (pt, prev) => workloadTemplateWarnings(pt, prev, path('template'), objectAt(pt, 'template')),
+    warnings: (pt, prev) => workloadTemplateWarnings(pt, prev, TEMPLATE, objectAt(pt, 'template')),
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
     returnDeletedObject: true,

@@ -62,7 +62,9 @@ const VOLUME_FIELD_NAMES: Readonly<Record<string, string>> = { storageos: 'stora
 
 /** Warnings for a Pod (create and update alike, as kube's pod strategy). */
 export function podWarnings(pod: KubeObject): string[] {
-  return warningsFor({ spec: objectAt(pod, 'spec') ?? {}, meta: pod.metadata as Json, root: path(), isTemplate: false });
+  const out: string[] = [];
+  addWarnings(out, objectAt(pod, 'spec') ?? NO_FIELDS, pod.metadata as Json, POD_ROOT, false);
+  return out;
 }
 
 /**
@@ -71,128 +73,157 @@ export function podWarnings(pod: KubeObject): string[] {
  * on update only when the generation moved (the spec, so maybe the template, changed).
  */
 export function podTemplateWarnings(template: Json | undefined, at: FieldPath): string[] {
-  if (template === undefined) return [];
-  return warningsFor({ spec: objectAt(template, 'spec') ?? {}, meta: objectAt(template, 'metadata') ?? {}, root: at, isTemplate: true });
+  const out: string[] = [];
+  addPodTemplateWarnings(out, template, at);
+  return out;
+}
+
+/** podTemplateWarnings, appended to `out` (for strategies that warn about more than the template). */
+export function addPodTemplateWarnings(out: string[], template: Json | undefined, at: FieldPath): void {
+  if (template === undefined) return;
+  addWarnings(out, objectAt(template, 'spec') ?? NO_FIELDS, objectAt(template, 'metadata'), at, true);
 }
 
 /** The template warnings of a workload write: always on create, on update when the generation moved. */
 export function workloadTemplateWarnings(obj: KubeObject, prev: KubeObject | undefined, at: FieldPath, template: Json | undefined): string[] {
-  if (prev !== undefined && obj.metadata.generation === prev.metadata.generation) return [];
-  return podTemplateWarnings(template, at);
-}
-
-interface Scope {
-  readonly spec: Json;
-  readonly meta: Json;
-  readonly root: FieldPath;
-  /** AppArmor annotations are reported for templates only (pods get them through version skew handling). */
-  readonly isTemplate: boolean;
-}
-
-// Every write of a workload runs these, and nearly all warn about nothing: paths
-// are made only for a warning that is sent.
-function warningsFor(s: Scope): string[] {
-  const sp = s.root.child('spec');
-  const annotations = objectAt(s.meta, 'annotations') ?? {};
-  const overhead = objectAt(s.spec, 'overhead');
-  const affinity = objectAt(s.spec, 'affinity');
-  return [
-    ...nodeLabelWarnings(s.spec, sp),
-    ...annotationWarnings(annotations, s.root),
-    ...volumeWarnings(s.spec, sp),
-    ...duplicateWarnings(s.spec, sp),
-    ...(overhead === undefined ? [] : fractionalWarnings(overhead, () => sp.child('overhead'))),
-    ...containerWarnings(s, annotations),
-    ...portWarnings(s.spec, sp),
-    ...(typeof s.spec.terminationGracePeriodSeconds === 'number' && s.spec.terminationGracePeriodSeconds < 0
-      ? [`${sp.child('terminationGracePeriodSeconds')}: must be >= 0; negative values are invalid and will be treated as 1`]
-      : []),
-    ...(affinity === undefined ? [] : podAffinityWarnings(affinity, sp.child('affinity'))),
-  ];
-}
-
-function deprecatedNodeLabel(key: string): string | undefined {
-  return DEPRECATED_NODE_LABELS.get(key);
-}
-
-/** GetWarningsForNodeSelectorTerm: deprecated keys in matchExpressions. */
-function nodeSelectorTermWarnings(term: Json | undefined, p: FieldPath): string[] {
   const out: string[] = [];
-  itemsAt(term, 'matchExpressions').forEach((e, i) => {
-    const key = stringAt(e, 'key');
-    const msg = deprecatedNodeLabel(key);
-    if (msg !== undefined) out.push(`${p.child('matchExpressions').index(i).child('key')}: ${key} is ${msg}`);
-  });
+  addWorkloadTemplateWarnings(out, obj, prev, at, template);
   return out;
 }
 
-function nodeLabelWarnings(spec: Json, sp: FieldPath): string[] {
-  const out: string[] = [];
-  for (const key of Object.keys(objectAt(spec, 'nodeSelector') ?? {})) {
-    const msg = deprecatedNodeLabel(key);
-    if (msg !== undefined) out.push(`${sp.child('nodeSelector').key(key)}: ${msg}`);
+/** workloadTemplateWarnings, appended to `out`. */
+export function addWorkloadTemplateWarnings(out: string[], obj: KubeObject, prev: KubeObject | undefined, at: FieldPath, template: Json | undefined): void {
+  if (prev !== undefined && obj.metadata.generation === prev.metadata.generation) return;
+  addPodTemplateWarnings(out, template, at);
+}
+
+/** Read in place of a missing spec: nothing here writes to it. */
+const NO_FIELDS: Json = Object.freeze({});
+const POD_ROOT = path();
+
+// Every write of a workload runs these, and nearly all warn about nothing, so the
+// happy path allocates nothing but the answer's list: each check appends to it and
+// builds a path (and the message) only for a warning it sends, from `root` (where
+// the pod spec's parent lives). Hot lists are walked by index, since V8 does not
+// always elide a for...of iterator here; and no closure captures a loop variable,
+// since that alone gives every iteration a context object, closure made or not.
+// `isTemplate`: AppArmor annotations are reported for templates only (pods get
+// them through version skew handling).
+function addWarnings(out: string[], spec: Json, meta: Json | undefined, root: FieldPath, isTemplate: boolean): void {
+  const annotations = objectAt(meta, 'annotations');
+  addNodeLabelWarnings(out, spec, root);
+  if (annotations !== undefined) addAnnotationWarnings(out, annotations, root);
+  addVolumeWarnings(out, spec, root);
+  addDuplicateWarnings(out, spec, root);
+  const overhead = objectAt(spec, 'overhead');
+  if (overhead !== undefined) {
+    for (const name of BYTE_RESOURCES) {
+      const text = Object.hasOwn(overhead, name) ? fractionalByteText(overhead[name]) : undefined;
+      if (text !== undefined) out.push(fractionalMessage(root.child('spec', 'overhead').key(name), text));
+    }
+  }
+  addContainerWarnings(out, spec, annotations, root, isTemplate);
+  if (portsMayWarn(spec)) addPortWarnings(out, spec, root.child('spec'));
+  if (typeof spec.terminationGracePeriodSeconds === 'number' && spec.terminationGracePeriodSeconds < 0) {
+    out.push(`${root.child('spec', 'terminationGracePeriodSeconds')}: must be >= 0; negative values are invalid and will be treated as 1`);
+  }
+  const affinity = objectAt(spec, 'affinity');
+  if (affinity !== undefined) addPodAffinityWarnings(out, affinity, root);
+}
+
+/** Whether a node selector term has a deprecated key in matchExpressions (its path is made only then). */
+function hasDeprecatedKey(term: Json | undefined): boolean {
+  const expressions = itemsAt(term, 'matchExpressions');
+  for (let i = 0; i < expressions.length; i++) if (DEPRECATED_NODE_LABELS.has(stringAt(expressions[i], 'key'))) return true;
+  return false;
+}
+
+/** GetWarningsForNodeSelectorTerm: deprecated keys in matchExpressions; `at` is the term's path. */
+function addNodeSelectorTermWarnings(out: string[], term: Json | undefined, at: FieldPath): void {
+  const expressions = itemsAt(term, 'matchExpressions');
+  for (let i = 0; i < expressions.length; i++) {
+    const key = stringAt(expressions[i], 'key');
+    const msg = DEPRECATED_NODE_LABELS.get(key);
+    if (msg !== undefined) out.push(`${at.child('matchExpressions').index(i).child('key')}: ${key} is ${msg}`);
+  }
+}
+
+function addNodeLabelWarnings(out: string[], spec: Json, root: FieldPath): void {
+  const nodeSelector = objectAt(spec, 'nodeSelector');
+  // for...in with hasOwn visits the own keys in Object.keys order without making the list.
+  for (const key in nodeSelector) {
+    if (!Object.hasOwn(nodeSelector, key)) continue;
+    const msg = DEPRECATED_NODE_LABELS.get(key);
+    if (msg !== undefined) out.push(`${root.child('spec', 'nodeSelector').key(key)}: ${msg}`);
   }
   const nodeAffinity = objectAt(objectAt(spec, 'affinity'), 'nodeAffinity');
   if (nodeAffinity !== undefined) {
     const required = objectAt(nodeAffinity, 'requiredDuringSchedulingIgnoredDuringExecution');
-    if (required !== undefined) {
-      const tp = sp.child('affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms');
-      itemsAt(required, 'nodeSelectorTerms').forEach((term, i) => out.push(...nodeSelectorTermWarnings(term, tp.index(i))));
+    const terms = itemsAt(required, 'nodeSelectorTerms');
+    for (let i = 0; i < terms.length; i++) {
+      if (!hasDeprecatedKey(terms[i])) continue;
+      const at = root.child('spec', 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms').index(i);
+      addNodeSelectorTermWarnings(out, terms[i], at);
     }
-    const pp = sp.child('affinity', 'nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution');
-    itemsAt(nodeAffinity, 'preferredDuringSchedulingIgnoredDuringExecution').forEach((term, i) => {
-      out.push(...nodeSelectorTermWarnings(objectAt(term, 'preference'), pp.index(i).child('preference')));
-    });
+    const preferred = itemsAt(nodeAffinity, 'preferredDuringSchedulingIgnoredDuringExecution');
+    for (let i = 0; i < preferred.length; i++) {
+      const term = objectAt(preferred[i], 'preference');
+      if (!hasDeprecatedKey(term)) continue;
+      const at = root.child('spec', 'affinity', 'nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution').index(i).child('preference');
+      addNodeSelectorTermWarnings(out, term, at);
+    }
   }
-  itemsAt(spec, 'topologySpreadConstraints').forEach((t, i) => {
-    const cp = sp.child('topologySpreadConstraints').index(i);
+  const constraints = itemsAt(spec, 'topologySpreadConstraints');
+  for (let i = 0; i < constraints.length; i++) {
+    const t = constraints[i]!;
     const key = stringAt(t, 'topologyKey');
-    const msg = deprecatedNodeLabel(key);
-    if (msg !== undefined) out.push(`${cp.child('topologyKey')}: ${key} is ${msg}`);
-    if (objectAt(t, 'labelSelector') === undefined) out.push(`${cp.child('labelSelector')}: ${NULL_SELECTOR}`);
-  });
-  return out;
+    const msg = DEPRECATED_NODE_LABELS.get(key);
+    if (msg !== undefined) out.push(`${root.child('spec', 'topologySpreadConstraints').index(i).child('topologyKey')}: ${key} is ${msg}`);
+    if (objectAt(t, 'labelSelector') === undefined) out.push(`${root.child('spec', 'topologySpreadConstraints').index(i).child('labelSelector')}: ${NULL_SELECTOR}`);
+  }
 }
 
-function annotationWarnings(annotations: Json, root: FieldPath): string[] {
-  return DEPRECATED_ANNOTATIONS.filter((d) => Object.hasOwn(annotations, d.key)).map((d) => `${root.child('metadata', 'annotations').key(d.key)}: ${d.message}`);
+function addAnnotationWarnings(out: string[], annotations: Json, root: FieldPath): void {
+  for (let i = 0; i < DEPRECATED_ANNOTATIONS.length; i++) {
+    const d = DEPRECATED_ANNOTATIONS[i]!;
+    if (Object.hasOwn(annotations, d.key)) out.push(`${root.child('metadata', 'annotations').key(d.key)}: ${d.message}`);
+  }
 }
 
-function volumeWarnings(spec: Json, sp: FieldPath): string[] {
-  const out: string[] = [];
-  itemsAt(spec, 'volumes').forEach((v, i) => {
-    for (const d of DEPRECATED_VOLUMES) {
-      if (objectAt(v, d.source) !== undefined) out.push(`${sp.child('volumes').index(i).child(VOLUME_FIELD_NAMES[d.source] ?? d.source)}: ${d.message}`);
+function addVolumeWarnings(out: string[], spec: Json, root: FieldPath): void {
+  const volumes = itemsAt(spec, 'volumes');
+  for (let i = 0; i < volumes.length; i++) {
+    for (let j = 0; j < DEPRECATED_VOLUMES.length; j++) {
+      const d = DEPRECATED_VOLUMES[j]!;
+      if (objectAt(volumes[i], d.source) === undefined) continue;
+      out.push(`${root.child('spec', 'volumes').index(i).child(VOLUME_FIELD_NAMES[d.source] ?? d.source)}: ${d.message}`);
     }
-  });
-  return out;
+  }
 }
 
 /** Duplicate hostAliases IPs and imagePullSecrets names, and empty secret names (apply would merge or drop them). */
-function duplicateWarnings(spec: Json, sp: FieldPath): string[] {
-  const out: string[] = [];
+function addDuplicateWarnings(out: string[], spec: Json, root: FieldPath): void {
   const aliases = itemsAt(spec, 'hostAliases');
-  const ips = new Set<string>();
   if (aliases.length > 1) {
-    aliases.forEach((a, i) => {
-      const ip = stringAt(a, 'ip');
-      if (ips.has(ip)) out.push(`${sp.child('hostAliases').index(i).child('ip')}: duplicate ip ${goQuote(ip)}`);
+    const ips = new Set<string>();
+    for (let i = 0; i < aliases.length; i++) {
+      const ip = stringAt(aliases[i], 'ip');
+      if (ips.has(ip)) out.push(`${root.child('spec', 'hostAliases').index(i).child('ip')}: duplicate ip ${goQuote(ip)}`);
       else ips.add(ip);
-    });
+    }
   }
   const secrets = itemsAt(spec, 'imagePullSecrets');
-  const names = new Set<string>();
   if (secrets.length > 1) {
-    secrets.forEach((s, i) => {
-      const name = stringAt(s, 'name');
-      if (names.has(name)) out.push(`${sp.child('imagePullSecrets').index(i).child('name')}: duplicate name ${goQuote(name)}`);
+    const names = new Set<string>();
+    for (let i = 0; i < secrets.length; i++) {
+      const name = stringAt(secrets[i], 'name');
+      if (names.has(name)) out.push(`${root.child('spec', 'imagePullSecrets').index(i).child('name')}: duplicate name ${goQuote(name)}`);
       else names.add(name);
-    });
+    }
   }
-  secrets.forEach((s, i) => {
-    if (stringAt(s, 'name') === '') out.push(`${sp.child('imagePullSecrets').index(i).child('name')}: invalid empty name ""`);
-  });
-  return out;
+  for (let i = 0; i < secrets.length; i++) {
+    if (stringAt(secrets[i], 'name') === '') out.push(`${root.child('spec', 'imagePullSecrets').index(i).child('name')}: invalid empty name ""`);
+  }
 }
 
 /** Quantity.MilliValue (rounded up, as ScaledValue rounds) is not a whole number of units. */
@@ -243,56 +274,64 @@ function fractionalByteText(value: unknown): string | undefined {
 }
 
 /** memory and ephemeral-storage are bytes: a fraction of a byte is refused by the kubelet. */
-function fractionalWarnings(resources: Json, at: () => FieldPath): string[] {
-  const out: string[] = [];
-  for (const name of BYTE_RESOURCES) {
-    if (!Object.hasOwn(resources, name)) continue;
-    const text = fractionalByteText(resources[name]);
-    if (text !== undefined) out.push(`${at().key(name)}: fractional byte value ${goQuote(text)} is invalid, must be an integer`);
-  }
-  return out;
+function fractionalMessage(at: FieldPath, text: string): string {
+  return `${at}: fractional byte value ${goQuote(text)} is invalid, must be an integer`;
 }
 
-/** pods.VisitContainersWithPath: init containers, containers, ephemeral containers; `at` makes the container's path. */
-function visitContainers(spec: Json, sp: FieldPath, visit: (c: Json, at: () => FieldPath) => void): void {
-  for (const list of CONTAINER_LISTS) itemsAt(spec, list).forEach((c, i) => visit(c, () => sp.child(list).index(i)));
+/** The path of `spec.<list>[i]` under `root`, for a container that warns. */
+function containerPath(root: FieldPath, list: string, i: number): FieldPath {
+  return root.child('spec', list).index(i);
 }
 
-function containerWarnings(s: Scope, annotations: Json): string[] {
-  const out: string[] = [];
-  const ap = s.root.child('metadata', 'annotations');
-  const podSecurity = objectAt(s.spec, 'securityContext');
-  if (objectAt(podSecurity, 'seccompProfile') === undefined && Object.hasOwn(annotations, SECCOMP_POD_ANNOTATION)) {
-    out.push(`${ap.key(SECCOMP_POD_ANNOTATION)}: ${SECCOMP_MESSAGE}`);
+/** Per container, in pods.VisitContainersWithPath order: annotations naming it, fractional bytes, repeated env names. */
+function addContainerWarnings(out: string[], spec: Json, annotations: Json | undefined, root: FieldPath, isTemplate: boolean): void {
+  const podSecurity = objectAt(spec, 'securityContext');
+  if (annotations !== undefined && objectAt(podSecurity, 'seccompProfile') === undefined && Object.hasOwn(annotations, SECCOMP_POD_ANNOTATION)) {
+    out.push(`${root.child('metadata', 'annotations').key(SECCOMP_POD_ANNOTATION)}: ${SECCOMP_MESSAGE}`);
   }
   const podAppArmor = objectAt(podSecurity, 'appArmorProfile') !== undefined;
   // Looking up a built key costs more than the rest of a container's checks, and
   // almost no object has per-container annotations: ask only when one might match.
-  const perContainer = hasKeyWithPrefix(annotations, SECCOMP_CONTAINER_PREFIX) || hasKeyWithPrefix(annotations, APPARMOR_CONTAINER_PREFIX);
-  visitContainers(s.spec, s.root.child('spec'), (c, at) => {
-    if (perContainer) {
-      const name = stringAt(c, 'name');
-      const security = objectAt(c, 'securityContext');
-      const seccompKey = SECCOMP_CONTAINER_PREFIX + name;
-      if (objectAt(security, 'seccompProfile') === undefined && Object.hasOwn(annotations, seccompKey)) out.push(`${ap.key(seccompKey)}: ${SECCOMP_MESSAGE}`);
-      const appArmorKey = APPARMOR_CONTAINER_PREFIX + name;
-      const hasAppArmorField = podAppArmor || objectAt(security, 'appArmorProfile') !== undefined;
-      if (s.isTemplate && !hasAppArmorField && Object.hasOwn(annotations, appArmorKey)) {
-        out.push(`${ap.key(appArmorKey)}: deprecated since v1.30; use the "appArmorProfile" field instead`);
+  const perContainer =
+    annotations !== undefined && (hasKeyWithPrefix(annotations, SECCOMP_CONTAINER_PREFIX) || hasKeyWithPrefix(annotations, APPARMOR_CONTAINER_PREFIX))
+      ? annotations
+      : undefined;
+  for (let l = 0; l < CONTAINER_LISTS.length; l++) {
+    const list = CONTAINER_LISTS[l]!;
+    const containers = itemsAt(spec, list);
+    for (let i = 0; i < containers.length; i++) {
+      const c = containers[i]!;
+      if (perContainer !== undefined) addContainerAnnotationWarnings(out, c, perContainer, podAppArmor, root, isTemplate);
+      const resources = objectAt(c, 'resources');
+      for (let r = 0; r < BYTE_RESOURCES.length; r++) {
+        const name = BYTE_RESOURCES[r]!;
+        for (let k = 0; k < RESOURCE_LISTS.length; k++) {
+          const kind = RESOURCE_LISTS[k]!;
+          const amounts = objectAt(resources, kind);
+          if (amounts === undefined || !Object.hasOwn(amounts, name)) continue;
+          const text = fractionalByteText(amounts[name]);
+          if (text !== undefined) out.push(fractionalMessage(containerPath(root, list, i).child('resources', kind).key(name), text));
+        }
       }
+      const env = itemsAt(c, 'env');
+      if (hasRepeatedName(env)) addEnvWarnings(out, env, root, list, i);
     }
-    const resources = objectAt(c, 'resources');
-    for (const name of BYTE_RESOURCES) {
-      for (const kind of RESOURCE_LISTS) {
-        const list = objectAt(resources, kind);
-        if (list === undefined || !Object.hasOwn(list, name)) continue;
-        const text = fractionalByteText(list[name]);
-        if (text !== undefined) out.push(`${at().child('resources', kind).key(name)}: fractional byte value ${goQuote(text)} is invalid, must be an integer`);
-      }
-    }
-    out.push(...envWarnings(c, at));
-  });
-  return out;
+  }
+}
+
+/** The seccomp and AppArmor annotations that name container `c`, without the field that replaces them. */
+function addContainerAnnotationWarnings(out: string[], c: Json, annotations: Json, podAppArmor: boolean, root: FieldPath, isTemplate: boolean): void {
+  const name = stringAt(c, 'name');
+  const security = objectAt(c, 'securityContext');
+  const seccompKey = SECCOMP_CONTAINER_PREFIX + name;
+  if (objectAt(security, 'seccompProfile') === undefined && Object.hasOwn(annotations, seccompKey)) {
+    out.push(`${root.child('metadata', 'annotations').key(seccompKey)}: ${SECCOMP_MESSAGE}`);
+  }
+  const appArmorKey = APPARMOR_CONTAINER_PREFIX + name;
+  const hasAppArmorField = podAppArmor || objectAt(security, 'appArmorProfile') !== undefined;
+  if (isTemplate && !hasAppArmorField && Object.hasOwn(annotations, appArmorKey)) {
+    out.push(`${root.child('metadata', 'annotations').key(appArmorKey)}: deprecated since v1.30; use the "appArmorProfile" field instead`);
+  }
 }
 
 function hasKeyWithPrefix(obj: Json, prefix: string): boolean {
@@ -300,25 +339,45 @@ function hasKeyWithPrefix(obj: Json, prefix: string): boolean {
   return false;
 }
 
-/** A repeated env name: kept by kube, but apply merges by name and may drop one. */
-function envWarnings(c: Json, at: () => FieldPath): string[] {
-  const env = itemsAt(c, 'env');
-  if (env.length < 2) return [];
-  const out: string[] = [];
+/**
+ * Lists up to this long are searched for a repeat pair by pair, which makes
+ * nothing; a longer one (a hostile one too) goes straight to the check, whose Set
+ * keeps it linear.
+ */
+const PAIRWISE_LIMIT = 16;
+
+/** Whether two env entries might share a name (false only when none do). */
+function hasRepeatedName(env: readonly Json[]): boolean {
+  if (env.length < 2) return false;
+  if (env.length > PAIRWISE_LIMIT) return true;
+  for (let i = 1; i < env.length; i++) {
+    const name = stringAt(env[i], 'name');
+    for (let j = 0; j < i; j++) if (stringAt(env[j], 'name') === name) return true;
+  }
+  return false;
+}
+
+/** A repeated env name: kept by kube, but apply merges by name and may drop one (container `list[index]`). */
+function addEnvWarnings(out: string[], env: readonly Json[], root: FieldPath, list: string, index: number): void {
   const seen = new Set<string>();
-  env.forEach((e, i) => {
+  for (let i = 0; i < env.length; i++) {
+    const e = env[i]!;
     const name = stringAt(e, 'name');
     if (!seen.has(name)) {
       seen.add(name);
-      return;
+      continue;
     }
     // Only X=...$(X)... without valueFrom is a deliberate redefinition.
     const ref = `$(${name})`;
     const value = stringAt(e, 'value');
     const bad = objectAt(e, 'valueFrom') !== undefined || value === ref || !value.includes(ref);
-    if (bad) out.push(`${at().child('env').index(i)}: hides previous definition of ${goQuote(name)}, which may be dropped when using apply`);
-  });
-  return out;
+    if (bad) out.push(`${containerPath(root, list, index).child('env').index(i)}: hides previous definition of ${goQuote(name)}, which may be dropped when using apply`);
+  }
+}
+
+/** pods.VisitContainersWithPath: init containers, containers, ephemeral containers; `at` makes the container's path. */
+function visitContainers(spec: Json, sp: FieldPath, visit: (c: Json, at: () => FieldPath) => void): void {
+  for (const list of CONTAINER_LISTS) itemsAt(spec, list).forEach((c, i) => visit(c, () => sp.child(list).index(i)));
 }
 
 interface PortBlock {
@@ -334,6 +393,54 @@ function goPort(port: Json): string {
   return `{Name:${stringAt(port, 'name')} HostPort:${n(port.hostPort)} ContainerPort:${n(port.containerPort)} Protocol:${stringAt(port, 'protocol')} HostIP:${stringAt(port, 'hostIP')}}`;
 }
 
+function containerPortOf(port: Json | undefined): number {
+  const n = port?.containerPort;
+  return typeof n === 'number' ? n : 0;
+}
+
+/** The same containerPort and protocol: the key addPortWarnings groups ports by. */
+function samePortKey(a: Json | undefined, b: Json): boolean {
+  return containerPortOf(a) === containerPortOf(b) && stringAt(a, 'protocol') === stringAt(b, 'protocol');
+}
+
+/**
+ * Whether addPortWarnings could say anything: false only when no port sets hostIP
+ * and no two ports share a number and protocol, which is every ordinary pod, and
+ * is found out without the index the check builds. Past PAIRWISE_LIMIT ports it
+ * leaves the question to the check.
+ */
+function portsMayWarn(spec: Json): boolean {
+  let seen = 0;
+  for (let l = 0; l < CONTAINER_LISTS.length; l++) {
+    const containers = itemsAt(spec, CONTAINER_LISTS[l]!);
+    for (let c = 0; c < containers.length; c++) {
+      const ports = itemsAt(containers[c], 'ports');
+      for (let p = 0; p < ports.length; p++) {
+        const port = ports[p]!;
+        if (stringAt(port, 'hostIP') !== '' || seen === PAIRWISE_LIMIT || repeatsEarlierPort(spec, port, seen)) return true;
+        seen++;
+      }
+    }
+  }
+  return false;
+}
+
+/** Whether one of the first `count` ports (across all containers, in visiting order) has `port`'s key. */
+function repeatsEarlierPort(spec: Json, port: Json, count: number): boolean {
+  let left = count;
+  for (let l = 0; l < CONTAINER_LISTS.length; l++) {
+    const containers = itemsAt(spec, CONTAINER_LISTS[l]!);
+    for (let c = 0; c < containers.length; c++) {
+      const ports = itemsAt(containers[c], 'ports');
+      for (let p = 0; p < ports.length; p++) {
+        if (left-- === 0) return false;
+        if (samePortKey(ports[p], port)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * Past this many characters of port warnings nothing more could reach the client
  * (the Warning headers carry 4 Ki runes in all), so the check stops: n identical
@@ -341,9 +448,8 @@ function goPort(port: Json): string {
  */
 const PORT_WARNINGS_BUDGET = 16 * 1024;
 
-/** Ports across all containers that another already claims (same number and protocol). */
-function portWarnings(spec: Json, sp: FieldPath): string[] {
-  const out: string[] = [];
+/** Ports across all containers that another already claims (same number and protocol); `sp` is the spec's path. */
+function addPortWarnings(out: string[], spec: Json, sp: FieldPath): void {
   let budget = PORT_WARNINGS_BUDGET;
   const warn = (msg: string): void => {
     out.push(msg);
@@ -358,7 +464,7 @@ function portWarnings(spec: Json, sp: FieldPath): string[] {
       const hostIP = stringAt(port, 'hostIP');
       const hostPort = typeof port.hostPort === 'number' ? port.hostPort : 0;
       if (hostIP !== '' && hostPort === 0) warn(`${at()}: hostIP set without hostPort: ${goPort(port)}`);
-      const key = `${typeof port.containerPort === 'number' ? port.containerPort : 0}/${stringAt(port, 'protocol')}`;
+      const key = `${containerPortOf(port)}/${stringAt(port, 'protocol')}`;
       const others = all.get(key);
       if (others === undefined) {
         all.set(key, [{ at, hostIP, hostPort }]);
@@ -375,22 +481,24 @@ function portWarnings(spec: Json, sp: FieldPath): string[] {
       others.push({ at, hostIP, hostPort });
     }
   });
-  return out;
 }
 
-function podAffinityWarnings(affinity: Json, ap: FieldPath): string[] {
-  const out: string[] = [];
-  for (const kind of ['podAffinity', 'podAntiAffinity']) {
+const POD_AFFINITY_KINDS = ['podAffinity', 'podAntiAffinity'] as const;
+
+function addPodAffinityWarnings(out: string[], affinity: Json, root: FieldPath): void {
+  for (const kind of POD_AFFINITY_KINDS) {
     const a = objectAt(affinity, kind);
     if (a === undefined) continue;
-    const rp = ap.child(kind, 'requiredDuringSchedulingIgnoredDuringExecution');
-    itemsAt(a, 'requiredDuringSchedulingIgnoredDuringExecution').forEach((t, i) => {
-      if (objectAt(t, 'labelSelector') === undefined) out.push(`${rp.index(i).child('labelSelector')}: ${NULL_SELECTOR}`);
-    });
-    const pp = ap.child(kind, 'preferredDuringSchedulingIgnoredDuringExecution');
-    itemsAt(a, 'preferredDuringSchedulingIgnoredDuringExecution').forEach((t, i) => {
-      if (objectAt(objectAt(t, 'podAffinityTerm'), 'labelSelector') === undefined) out.push(`${pp.index(i).child('podAffinityTerm', 'labelSelector')}: ${NULL_SELECTOR}`);
-    });
+    const required = itemsAt(a, 'requiredDuringSchedulingIgnoredDuringExecution');
+    for (let i = 0; i < required.length; i++) {
+      if (objectAt(required[i], 'labelSelector') !== undefined) continue;
+      out.push(`${root.child('spec', 'affinity', kind, 'requiredDuringSchedulingIgnoredDuringExecution').index(i).child('labelSelector')}: ${NULL_SELECTOR}`);
+    }
+    const preferred = itemsAt(a, 'preferredDuringSchedulingIgnoredDuringExecution');
+    for (let i = 0; i < preferred.length; i++) {
+      if (objectAt(objectAt(preferred[i], 'podAffinityTerm'), 'labelSelector') !== undefined) continue;
+      const at = root.child('spec', 'affinity', kind, 'preferredDuringSchedulingIgnoredDuringExecution').index(i);
+      out.push(`${at.child('podAffinityTerm', 'labelSelector')}: ${NULL_SELECTOR}`);
+    }
   }
-  return out;
 }

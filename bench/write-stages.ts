@@ -12,14 +12,14 @@ import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import { deployments } from '../src/apis/apps/v1/deployments.js';
 import { configMaps } from '../src/apis/core/v1/config-maps.js';
-import { decodeJson, jsonAnswerBytes } from '../src/codecs/json.js';
+import { decodeJson } from '../src/codecs/json.js';
 import { checkDefinitionSchema } from '../src/endpoints/installer.js';
 import type { ResourceDefinition } from '../src/registry/define-resource.js';
 import type { WriteContext } from '../src/registry/strategy.js';
 import { validateObjectMeta } from '../src/registry/validation/object-meta.js';
 import { schemaValidatorFor } from '../src/registry/validation/schema.js';
 import type { KubeObject } from '../src/schema/object.js';
-import { deepFreeze, encodeForStorage, jsonObjectCodec } from '../src/storage/object-store/codec.js';
+import { deepFreeze, encodeForStorage, jsonObjectCodec, storedAnswer } from '../src/storage/object-store/codec.js';
 import { benchDeployment } from './support/deployment-body.js';
 
 const FLAGS = ['--expose-gc', '--min-semi-space-size=256', '--max-semi-space-size=256'];
@@ -60,10 +60,8 @@ function stagesFor(def: ResourceDefinition): Stage[] {
 
 /** What a create encodes: the stored bytes, and its answer from the same pieces (object-store/decoded.ts). */
 function encodeBoth(obj: KubeObject): Buffer {
-  const { json } = encodeForStorage(jsonObjectCodec, obj);
-  const fragments = json!.fragments.slice();
-  fragments[json!.metadataAt] = JSON.stringify({ ...obj.metadata, resourceVersion: '12345' });
-  return jsonAnswerBytes(fragments);
+  const { value, json } = encodeForStorage(jsonObjectCodec, obj);
+  return storedAnswer(json!, value, JSON.stringify({ ...obj.metadata, resourceVersion: '12345' }));
 }
 
 /** What a create stores: the body, defaulted, with the metadata the registry sets. */

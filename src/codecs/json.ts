@@ -21,6 +21,11 @@ const GO_ESCAPES: Readonly<Record<string, string>> = {
 const NEEDS_ESCAPE = /[<>&\u2028\u2029]/;
 const ESCAPE_ALL = /[<>&\u2028\u2029]/g;
 
+/** Whether goEscape would change `text`. */
+export function needsGoEscape(text: string): boolean {
+  return NEEDS_ESCAPE.test(text);
+}
+
 /** Go's encoding/json escaping of already-written JSON text (local to each character, so pieces escape alike). */
 export function goEscape(text: string): string {
   // The test is cheap and almost always false; replace only when needed.

@@ -30,6 +30,14 @@ const cases: Array<{ name: string; obj: () => KubeObject }> = [
     obj: () => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'f', annotations: { 'a<b': 'x&y>z\u2028' } }, data: { 'k\u00e9': '\u65e5\u672c \ud83d\ude00 <script>' } }),
   },
   {
+    name: "Go's escapes in metadata only (the answer copies the stored bytes around it)",
+    obj: () => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'f2', annotations: { note: 'a<b & c>d' } }, data: { k: 'plain' } }),
+  },
+  {
+    name: "more of Go's escapes in metadata than the room kept for the answer",
+    obj: () => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'f3', annotations: { note: '<>&'.repeat(40) } }, data: { k: 'plain' } }),
+  },
+  {
     name: 'a member named __proto__ (an own data member after JSON.parse)',
     obj: () => JSON.parse('{"apiVersion":"v1","kind":"ConfigMap","__proto__":{"x":1},"metadata":{"name":"g","__proto__":"p"},"data":{}}') as KubeObject,
   },
@@ -50,8 +58,10 @@ describe('a write serializes its object once', () => {
         const kept = encodeShared(jsonCodec, created);
         expect(kept.toString('utf8')).toBe(encodeJson(created).toString('utf8'));
         expect(kept.toString('utf8')).toContain(`"resourceVersion":"${created.metadata.resourceVersion}"`);
-        // In memory of its own: a pool slice would keep the whole pool alive.
-        expect(kept.byteLength).toBe(kept.buffer.byteLength);
+        // In memory of its own or shared with nothing but this object's stored
+        // bytes (a pool slice would keep a whole pool of other requests' bytes alive).
+        const stored = entry!.value.length;
+        if (kept.buffer.byteLength !== kept.byteLength) expect(kept.buffer.byteLength).toBe(stored + stored + 64);
 
         // An update answers the same way.
         const updated = await store.guaranteedUpdate('/k/1', {
@@ -63,6 +73,22 @@ describe('a write serializes its object once', () => {
       }
     });
   }
+
+  it("an answer without Go's escapes is copied into the stored bytes' allocation; one with too many gets its own", async () => {
+    const store = createObjectStore({ kv: openMemoryKv() });
+    try {
+      const plain = await store.create('/k/p', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'p' }, data: { k: 'v'.repeat(3000) } });
+      const kept = encodeShared(jsonCodec, plain);
+      expect(kept.buffer.byteLength).toBeGreaterThan(kept.byteLength);
+      expect(kept.toString('utf8')).toBe(encodeJson(plain).toString('utf8'));
+      const escaped = await store.create('/k/e', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'e', labels: { a: 'b' }, annotations: { n: '<'.repeat(30) } }, data: {} });
+      const own = encodeShared(jsonCodec, escaped);
+      expect(own.buffer.byteLength).toBe(own.byteLength);
+      expect(own.toString('utf8')).toBe(encodeJson(escaped).toString('utf8'));
+    } finally {
+      await store.close();
+    }
+  });
 
   it('a store with another codec keeps no answer: the answer is encoded from the object', async () => {
     const codec = { encode: (o: KubeObject) => Buffer.from(JSON.stringify(o)), decode: (b: Uint8Array) => JSON.parse(Buffer.from(b).toString()) as unknown };

@@ -7,9 +7,9 @@
 // watch event that feeds the watch cache, the next update's current state — costs
 // no decode at all. Values the KV drops take their objects with them.
 import type { KubeObject } from '../../schema/object.js';
-import { jsonAnswerBytes, jsonCodec } from '../../codecs/json.js';
+import { jsonCodec } from '../../codecs/json.js';
 import { keepEncoding } from '../../codecs/shared-encoding.js';
-import { decodeObject, deepFreeze, jsonObjectCodec, type ObjectCodec, type StoredJson } from './codec.js';
+import { decodeObject, deepFreeze, jsonObjectCodec, storedAnswer, type ObjectCodec, type StoredJson } from './codec.js';
 
 export class DecodedValues {
   private readonly byValue = new WeakMap<Uint8Array, KubeObject>();
@@ -54,11 +54,7 @@ export class DecodedValues {
     this.byObject.set(result, value);
     // The write's answer (and every JSON GET until the next change) is this
     // object as JSON: the stored text's pieces around the stamped metadata.
-    if (json !== undefined) {
-      const fragments = json.fragments.slice();
-      fragments[json.metadataAt] = JSON.stringify(result.metadata);
-      keepEncoding(jsonCodec, result, jsonAnswerBytes(fragments));
-    }
+    if (json !== undefined) keepEncoding(jsonCodec, result, storedAnswer(json, value, JSON.stringify(result.metadata)));
     return result;
   }
 

@@ -62,6 +62,7 @@ class ObjectStore implements Storage {
       throw new StorageError('InvalidObject', 'resourceVersion should not be set on objects to be created', { key });
     }
     const { value, json } = encodeForStorage(this.codec, obj);
+    this.ctx.decoded.willStore(value, obj, json);
     const { revision } = await this.kv.create(key, value);
     // The bytes just stored are this object: answer it with its revision rather
     // than decoding them again, and let its watch event find it the same way.

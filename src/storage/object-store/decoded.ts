@@ -16,6 +16,14 @@ export class DecodedValues {
   /** The other way: the stored bytes an object was decoded from or written as. */
   private readonly byObject = new WeakMap<KubeObject, Uint8Array>();
   /**
+   * Writes in flight: the object each value is the encoding of. A backend may
+   * hand a commit's events to its watchers before the write's promise settles
+   * (SQLite publishes inside the commit), so whichever comes first — the watch
+   * event or the write's own answer — makes the stored object from the write's,
+   * and the other finds it: no watched write decodes its own bytes.
+   */
+  private readonly writing = new WeakMap<Uint8Array, { readonly object: KubeObject; readonly json: StoredJson | undefined }>();
+  /**
    * Decoding what the codec encoded gives back the same JSON-shaped object (true
    * of JSON); a codec that drops or reshapes fields (protobuf) must decode.
    */
@@ -33,6 +41,8 @@ export class DecodedValues {
   decode(key: string, value: Uint8Array, revision: number): KubeObject {
     const known = this.byValue.get(value);
     if (known !== undefined && known.metadata.resourceVersion === String(revision)) return known;
+    const written = this.writing.get(value);
+    if (written !== undefined) return this.stored(key, value, written.object, revision, written.json);
     const object = deepFreeze(decodeObject(this.codec, { key, value, revision }));
     if (known === undefined) {
       this.byValue.set(value, object);
@@ -42,12 +52,23 @@ export class DecodedValues {
   }
 
   /**
+   * Announces a write about to store `value` as the encoding of `object` (which
+   * the caller hands over): a watch event of its commit is answered by stored().
+   */
+  willStore(value: Uint8Array, object: KubeObject, json: StoredJson | undefined): void {
+    if (this.faithful) this.writing.set(value, { object, json });
+  }
+
+  /**
    * What a write stored as `value` at `revision`: `object` (the input of the
    * encode, minus what encodeObject strips) with its resourceVersion, frozen and
    * remembered. The caller hands `object` over.
    */
   stored(key: string, value: Uint8Array, object: KubeObject, revision: number, json?: StoredJson): KubeObject {
     if (!this.faithful) return this.decode(key, value, revision);
+    const known = this.byValue.get(value);
+    if (known !== undefined && known.metadata.resourceVersion === String(revision)) return known;
+    this.writing.delete(value);
     const { selfLink: _selfLink, ...metadata } = object.metadata ?? {};
     const result = deepFreeze({ ...object, metadata: { ...metadata, resourceVersion: String(revision) } });
     this.byValue.set(value, result);

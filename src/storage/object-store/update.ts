@@ -95,6 +95,7 @@ export async function guaranteedUpdate(
 
     if (state.object === undefined) {
       try {
+        ctx.decoded.willStore(bytes, next, json);
         const { revision } = await ctx.kv.create(key, bytes);
         return { object: ctx.decoded.stored(key, bytes, next, revision, json), created: true };
       } catch (err) {
@@ -118,6 +119,7 @@ export async function guaranteedUpdate(
     }
 
     try {
+      ctx.decoded.willStore(bytes, next, json);
       const { revision } = await ctx.kv.put(key, bytes, { expectedRevision: state.revision });
       return { object: ctx.decoded.stored(key, bytes, next, revision, json), created: false };
     } catch (err) {

@@ -15,6 +15,9 @@ import { createObjectStore } from '../../src/storage/object-store.js';
 import { openSqliteKv } from '../../src/storage/sqlite/index.js';
 import type { Storage, StorageWatchEvent } from '../../src/storage/storage.js';
 
+/** The test's one data field. */
+const dataV = (obj: KubeObject | undefined): string | undefined => (obj as unknown as { data?: { v?: string } } | undefined)?.data?.v;
+
 const cm = (name: string, v: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'd' }, data: { v } });
 
 const dirs: string[] = [];
@@ -25,7 +28,7 @@ afterEach(() => {
 function sqliteStore(): Storage {
   const dir = mkdtempSync(join(tmpdir(), 'kapi-watched-write-'));
   dirs.push(dir);
-  return createObjectStore({ kv: openSqliteKv({ path: join(dir, 'db'), synchronous: 'OFF' }) });
+  return createObjectStore({ kv: openSqliteKv({ path: join(dir, 'db'), synchronous: 'NORMAL' }) });
 }
 
 /** Collects a watch's events; `next(n)` waits (bounded) until n have arrived. */
@@ -99,13 +102,13 @@ describe('a watched write shares its object with its watch event (SQLite)', () =
       expect(watch.events.map((e) => e.object)).toEqual([x, y]);
       expect(watch.events[0]!.object).toBe(x);
       expect(watch.events[1]!.object).toBe(y);
-      expect((x as { data: { v: string } }).data.v).toBe('1');
+      expect(dataV(x)).toBe('1');
       // Deleting answers the last state at the deleting revision: a new object.
       await store.delete('/cm/x');
       await watch.next(3);
       expect(watch.events[2]!.type).toBe('DELETED');
       expect(watch.events[2]!.object).not.toBe(x);
-      expect((watch.events[2]!.object as { data: { v: string } }).data.v).toBe('1');
+      expect(dataV(watch.events[2]!.object)).toBe('1');
       expect(Number(watch.events[2]!.object.metadata.resourceVersion)).toBeGreaterThan(Number(x!.metadata.resourceVersion));
     } finally {
       watch.close();

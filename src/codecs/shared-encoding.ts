@@ -18,7 +18,8 @@ export function encodeShared(codec: Codec, obj: object): Buffer {
 /**
  * Records `bytes` as codec.encode(obj) for a frozen object whose maker already
  * has its encoding (a write's stored object, storage/object-store/decoded.ts);
- * encodeShared answers them from then on. `bytes` must be memory of their own.
+ * encodeShared answers them from then on. `bytes` must share their memory with
+ * nothing that outlives `obj` (not a pool slice: that would pin the whole pool).
  */
 export function keepEncoding(codec: Codec, obj: object, bytes: Buffer): void {
   if (!Object.isFrozen(obj)) return;

@@ -61,12 +61,9 @@ class ObjectStore implements Storage {
     if (rv !== undefined && rv !== '' && rv !== '0') {
       throw new StorageError('InvalidObject', 'resourceVersion should not be set on objects to be created', { key });
     }
-    const { value, json } = encodeForStorage(this.codec, obj);
-    this.ctx.decoded.willStore(value, obj, json);
-    const { revision } = await this.kv.create(key, value);
     // The bytes just stored are this object: answer it with its revision rather
     // than decoding them again, and let its watch event find it the same way.
-    return this.ctx.decoded.stored(key, value, obj, revision, json);
+    return this.ctx.decoded.write(key, obj, encodeForStorage(this.codec, obj), (value) => this.kv.create(key, value));
   }
 
   async get(key: string, opts: StorageGetOptions = {}): Promise<KubeObject> {

@@ -1,7 +1,7 @@
 // A watched write decodes nothing: SQLite hands a commit's events to its watchers
 // before the write's promise settles, so the watch event and the write's answer
 // race for the stored object. Whichever comes first makes it from the write's own
-// object (object-store/decoded.ts willStore), the other finds it: the watch cache
+// object (object-store/decoded.ts DecodedValues.write), the other finds it: the watch cache
 // holds the very object the write answered, with the JSON answer kept beside it,
 // and a failed write leaves nothing behind for a later event to pick up.
 import { mkdtempSync, rmSync } from 'node:fs';

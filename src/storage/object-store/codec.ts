@@ -56,8 +56,14 @@ export interface StoredJson {
  */
 const ANSWER_SLACK = 64;
 
+/** encodeForStorage's result: the bytes to store and, with the JSON codec, their text's fragments. */
+export interface StorageEncoding {
+  readonly value: Uint8Array;
+  readonly json?: StoredJson;
+}
+
 /** What a write stores, and with the JSON codec the fragments of its text. */
-export function encodeForStorage(codec: ObjectCodec, obj: KubeObject): { value: Uint8Array; json?: StoredJson } {
+export function encodeForStorage(codec: ObjectCodec, obj: KubeObject): StorageEncoding {
   const { resourceVersion: _rv, selfLink: _selfLink, ...metadata } = obj.metadata ?? {};
   const stored: KubeObject = { ...obj, metadata };
   if (codec !== jsonObjectCodec) return { value: codec.encode(stored) };

@@ -9,19 +9,14 @@
 import type { KubeObject } from '../../schema/object.js';
 import { jsonCodec } from '../../codecs/json.js';
 import { keepEncoding } from '../../codecs/shared-encoding.js';
-import { decodeObject, deepFreeze, jsonObjectCodec, storedAnswer, type ObjectCodec, type StoredJson } from './codec.js';
+import type { KvWriteResult } from '../kv.js';
+import { decodeObject, deepFreeze, jsonObjectCodec, storedAnswer, type ObjectCodec, type StorageEncoding, type StoredJson } from './codec.js';
 
 export class DecodedValues {
   private readonly byValue = new WeakMap<Uint8Array, KubeObject>();
   /** The other way: the stored bytes an object was decoded from or written as. */
   private readonly byObject = new WeakMap<KubeObject, Uint8Array>();
-  /**
-   * Writes in flight: the object each value is the encoding of. A backend may
-   * hand a commit's events to its watchers before the write's promise settles
-   * (SQLite publishes inside the commit), so whichever comes first — the watch
-   * event or the write's own answer — makes the stored object from the write's,
-   * and the other finds it: no watched write decodes its own bytes.
-   */
+  /** Writes in flight (write()): the object each value is the encoding of, so no watched write decodes its own bytes. */
   private readonly writing = new WeakMap<Uint8Array, { readonly object: KubeObject; readonly json: StoredJson | undefined }>();
   /**
    * Decoding what the codec encoded gives back the same JSON-shaped object (true
@@ -52,19 +47,32 @@ export class DecodedValues {
   }
 
   /**
-   * Announces a write about to store `value` as the encoding of `object` (which
-   * the caller hands over): a watch event of its commit is answered by stored().
+   * Stores `encoded` (the encoding of `object`, which the caller hands over)
+   * through `commit` and answers the stored object, stamped with the commit's
+   * revision. The object is announced before the commit: a backend may hand the
+   * commit's events to its watchers before `commit` settles (SQLite publishes
+   * inside the commit), and decode() then makes the stored object from it too.
    */
-  willStore(value: Uint8Array, object: KubeObject, json: StoredJson | undefined): void {
+  async write(key: string, object: KubeObject, encoded: StorageEncoding, commit: (value: Uint8Array) => Promise<KvWriteResult>): Promise<KubeObject> {
+    const { value, json } = encoded;
     if (this.faithful) this.writing.set(value, { object, json });
+    let revision: number;
+    try {
+      ({ revision } = await commit(value));
+    } catch (err) {
+      this.writing.delete(value);
+      throw err;
+    }
+    return this.stored(key, value, object, revision, json);
   }
 
   /**
    * What a write stored as `value` at `revision`: `object` (the input of the
    * encode, minus what encodeObject strips) with its resourceVersion, frozen and
-   * remembered. The caller hands `object` over.
+   * remembered; whichever of the write and a watch event of its commit comes
+   * first makes it, the other finds it.
    */
-  stored(key: string, value: Uint8Array, object: KubeObject, revision: number, json?: StoredJson): KubeObject {
+  private stored(key: string, value: Uint8Array, object: KubeObject, revision: number, json: StoredJson | undefined): KubeObject {
     if (!this.faithful) return this.decode(key, value, revision);
     const known = this.byValue.get(value);
     if (known !== undefined && known.metadata.resourceVersion === String(revision)) return known;

@@ -91,13 +91,12 @@ export async function guaranteedUpdate(
       state = await confirmRefusal(ctx, key, state, err);
       continue;
     }
-    const { value: bytes, json } = encodeForStorage(ctx.codec, next);
+    const encoded = encodeForStorage(ctx.codec, next);
+    const bytes = encoded.value;
 
     if (state.object === undefined) {
       try {
-        ctx.decoded.willStore(bytes, next, json);
-        const { revision } = await ctx.kv.create(key, bytes);
-        return { object: ctx.decoded.stored(key, bytes, next, revision, json), created: true };
+        return { object: await ctx.decoded.write(key, next, encoded, (value) => ctx.kv.create(key, value)), created: true };
       } catch (err) {
         if (!isStorageError(err, 'Exists')) throw err;
         state = await afterLostRace(ctx, key, err);
@@ -119,9 +118,8 @@ export async function guaranteedUpdate(
     }
 
     try {
-      ctx.decoded.willStore(bytes, next, json);
-      const { revision } = await ctx.kv.put(key, bytes, { expectedRevision: state.revision });
-      return { object: ctx.decoded.stored(key, bytes, next, revision, json), created: false };
+      const expectedRevision = state.revision;
+      return { object: await ctx.decoded.write(key, next, encoded, (value) => ctx.kv.put(key, value, { expectedRevision })), created: false };
     } catch (err) {
       if (isStorageError(err, 'Conflict')) state = await afterLostRace(ctx, key, err);
       else if (isStorageError(err, 'NotFound')) state = stateOf(ctx, undefined);

@@ -16,20 +16,6 @@
  */
 export type PathElement = string | number | { readonly key: string };
 
-/**
- * Whether for-in over `obj` may meet keys that are not its own. A decoded object's
- * prototype is Object.prototype, which has no enumerable keys unless something
- * polluted it, or null: then for-in meets own keys only, and a walk need not ask
- * hasOwn of each (Object.keys would copy the keys into a new array per object).
- */
-export function mayInheritKeys(obj: object): boolean {
-  const proto = Object.getPrototypeOf(obj) as object | null;
-  if (proto === null) return false;
-  if (proto !== Object.prototype) return true;
-  for (const _key in proto) return true;
-  return false;
-}
-
 /** A path's text was not a path. */
 export class FieldPathError extends Error {
   constructor(message: string) {

@@ -5,7 +5,8 @@
 /** time.RFC3339 as Go parses it: fractional seconds allowed, `Z` or a numeric offset. */
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|([+-])(\d{2}):(\d{2}))$/;
 
-function daysIn(year: number, month: number): number {
+/** Days in `month` (1-12) of `year`. */
+export function daysIn(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 

@@ -4,6 +4,7 @@
 // Each check throws SchemaTypeError with the text kube's decoder gives.
 import { parseQuantity, QuantityParseError, QuantityRangeError } from './quantity.js';
 import { goJsonType } from './object.js';
+import { daysIn } from './go-time.js';
 
 /** A value Go's decoder would refuse; `detail` is the decoder's error text. */
 export class SchemaTypeError extends Error {
@@ -80,7 +81,7 @@ function checkTime(value: unknown): void {
   if (month < 1 || month > 12) throw timeRangeError(value, 'month');
   const day = twoDigits(value, 8);
   // Every month has 28 days; only a later day needs the month's length.
-  if (day < 1 || (day > 28 && day > new Date(Date.UTC(Number(value.slice(0, 4)), month, 0)).getUTCDate())) throw timeRangeError(value, 'day');
+  if (day < 1 || (day > 28 && day > daysIn(Number(value.slice(0, 4)), month))) throw timeRangeError(value, 'day');
   if (twoDigits(value, 11) > 23) throw timeRangeError(value, 'hour');
   if (twoDigits(value, 14) > 59) throw timeRangeError(value, 'minute');
   if (twoDigits(value, 17) > 59) throw timeRangeError(value, 'second');

@@ -14,7 +14,7 @@
 // resolved, properties in Maps, Go type names made only for an error), so a request
 // pays for the values it carries, not for reading the schema again.
 import { followRefs, type Definitions, type OpenApiSchema, type ResolvedSchema } from './definitions.js';
-import { mayInheritKeys, renderFieldPath, setOwnField } from './field-path.js';
+import { renderFieldPath, setOwnField } from './field-path.js';
 import { goJsonType } from './object.js';
 import { checkBase64, checkIntOrString, INT32, INT64, SchemaTypeError, SELF_DECODING } from './typed-values.js';
 
@@ -27,7 +27,7 @@ export interface TypedCheck {
    * Paths of undeclared fields in the strict decoder's wording (`spec.containers[0].bar`), in document order.
    * A check that found none shares one frozen empty list: read it, do not add to it.
    */
-  readonly unknownFields: string[];
+  readonly unknownFields: readonly string[];
   /**
    * Removes the undeclared fields from the checked object, as decoding into Go
    * structs drops them. By reference, not by path: a field named `a.b`, `x[0]` or
@@ -37,7 +37,7 @@ export interface TypedCheck {
 }
 
 /** The answer of every check that found no undeclared field (most writes): nothing to allocate. */
-const NO_UNKNOWN_FIELDS: TypedCheck = Object.freeze({ unknownFields: Object.freeze([]) as unknown as string[], dropUnknownFields: () => {} });
+const NO_UNKNOWN_FIELDS: TypedCheck = Object.freeze({ unknownFields: Object.freeze([]), dropUnknownFields: () => {} });
 
 /** The undeclared fields one check found, and where they are. */
 class FoundUnknownFields implements TypedCheck {
@@ -384,12 +384,10 @@ function walkStruct(w: Walk, plan: Plan, value: Record<string, unknown>): void {
   const struct = plan.struct || outerStruct;
   // for-in, not Object.keys: V8 walks an object's cached key list without copying
   // it into a new array per object. Both give own keys in the same order; for-in
-  // also meets inherited enumerable ones, which hasOwn leaves out (asked only when
-  // there can be some). A key deleted below is the current one, which for-in has
-  // already passed.
-  const inherits = mayInheritKeys(value);
+  // also meets inherited enumerable ones, which hasOwn leaves out. A key deleted
+  // below is the current one, which for-in has already passed.
   for (const key in value) {
-    if (inherits && !Object.hasOwn(value, key)) continue;
+    if (!Object.hasOwn(value, key)) continue;
     const child = value[key];
     const declared = props.get(key) ?? (plan.embedded && key === 'metadata' ? objectMetaPlan(w.compiler) : undefined);
     if (declared !== undefined) {
@@ -440,8 +438,7 @@ function objectMetaPlan(c: Compiler): Plan {
 
 function walkMap(w: Walk, values: Plan, value: Record<string, unknown>): void {
   // for-in over own keys: see walkStruct.
-  const inherits = mayInheritKeys(value);
-  for (const key in value) if (!inherits || Object.hasOwn(value, key)) walkMapEntry(w, values, value, key);
+  for (const key in value) if (Object.hasOwn(value, key)) walkMapEntry(w, values, value, key);
 }
 
 /** A map value: Go's error context stays on the map field (no key in the path). */

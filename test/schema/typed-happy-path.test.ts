@@ -183,7 +183,7 @@ describe('the shared walk state', () => {
     expect(first.unknownFields).toEqual(['a']);
     expect(second.unknownFields).toEqual(['b']);
     expect(clean.unknownFields).toEqual([]);
-    expect(() => clean.unknownFields.push('x')).toThrow(TypeError);
+    expect(() => (clean.unknownFields as string[]).push('x')).toThrow(TypeError);
     expect(checkTyped(CM, { metadata: {} }, builtinDefinitions).unknownFields).toEqual([]);
   });
 });

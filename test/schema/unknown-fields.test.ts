@@ -4,8 +4,8 @@ import { describe, expect, test } from 'vitest';
 import { builtinDefinitions, type OpenApiSchema } from '../../src/schema/definitions.js';
 import { checkTyped } from '../../src/schema/typed.js';
 
-const findUnknownFields = (schemaName: string, input: unknown): string[] => checkTyped(schemaName, input, builtinDefinitions).unknownFields;
-const findUnknownFieldsInSchema = (schema: OpenApiSchema, input: unknown): string[] =>
+const findUnknownFields = (schemaName: string, input: unknown): readonly string[] => checkTyped(schemaName, input, builtinDefinitions).unknownFields;
+const findUnknownFieldsInSchema = (schema: OpenApiSchema, input: unknown): readonly string[] =>
   checkTyped('test.example.v1.Widget', input, { ...builtinDefinitions, 'test.example.v1.Widget': schema }).unknownFields;
 
 const POD = 'io.k8s.api.core.v1.Pod';

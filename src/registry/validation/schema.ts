@@ -238,10 +238,14 @@ function compileValidator(schema: ResourceSchema): SchemaValidator {
       const w = WALK;
       if (w.at.length !== 0) w.at.length = 0;
       w.errs = undefined;
-      checkObject(w, top, obj);
-      const errs = w.errs ?? NO_CAUSES;
-      w.errs = undefined;
-      return errs;
+      try {
+        checkObject(w, top, obj);
+        return w.errs ?? NO_CAUSES;
+      } finally {
+        // A walk that threw leaves neither its causes (request values) nor its path behind.
+        w.errs = undefined;
+        if (w.at.length !== 0) w.at.length = 0;
+      }
     },
   };
 }

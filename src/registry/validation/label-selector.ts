@@ -23,14 +23,8 @@ export function qualifiedNameErrors(key: string): readonly string[] {
 const NO_MESSAGES: readonly string[] = Object.freeze([]);
 
 /** ValidateLabelName: a label key is a qualified name. */
-export function validateLabelName(key: string, p: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  addLabelNameErrors(errs, key, p);
-  return errs;
-}
-
 function addLabelNameErrors(errs: FieldError[], key: string, p: FieldPath): void {
-  if (!matchesQualifiedName(key)) for (const msg of isQualifiedName(key)) errs.push(invalidValue(p, key, msg));
+  for (const msg of qualifiedNameErrors(key)) errs.push(invalidValue(p, key, msg));
 }
 
 /** A label map (metadata.labels, a Service's or RC's selector, nodeSelector): errors point at the map, as kube's do. */
@@ -63,12 +57,6 @@ export interface LabelSelectorValidationOptions {
 }
 
 /** ValidateLabelSelectorRequirement: the operator decides whether values are required or forbidden. */
-export function validateLabelSelectorRequirement(req: unknown, p: FieldPath, opts: LabelSelectorValidationOptions = {}): FieldError[] {
-  const errs: FieldError[] = [];
-  addRequirementErrors(errs, req, p, opts);
-  return errs;
-}
-
 function addRequirementErrors(errs: FieldError[], req: unknown, p: FieldPath, opts: LabelSelectorValidationOptions): void {
   const operator = ownField(req, 'operator');
   const rawValues = ownField(req, 'values');
@@ -87,7 +75,7 @@ function addRequirementErrors(errs: FieldError[], req: unknown, p: FieldPath, op
   }
   const key = ownField(req, 'key');
   const k = typeof key === 'string' ? key : '';
-  if (!matchesQualifiedName(k)) addLabelNameErrors(errs, k, p.child('key'));
+  addLabelNameErrors(errs, k, p.child('key'));
   if (opts.allowInvalidLabelValueInSelector !== true) {
     for (let i = 0; i < values.length; i++) {
       const v = String(values[i]);

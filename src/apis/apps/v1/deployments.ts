@@ -80,12 +80,13 @@ function addStrategyErrors(errs: FieldError[], strategy: Json | undefined, sp: F
   }
 }
 
+const REPLICAS = ['replicas'] as const;
 const NONNEGATIVE_SPEC_FIELDS = ['minReadySeconds', 'revisionHistoryLimit'] as const;
 
 /** ValidateDeploymentSpec, in kube's order; each check pushes into one list and makes a path only to report. */
 function validateDeploymentSpec(spec: Json, sp: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  if (isNegative(spec.replicas)) errs.push(...validateNonnegative(spec.replicas, sp.child('replicas')));
+  addNonnegativeFieldErrors(errs, spec, REPLICAS, sp);
   addRequiredSelectorErrors(errs, spec, sp, 'deployment');
   addReplicatedTemplateErrors(errs, spec, sp, 'invalid label selector');
   addStrategyErrors(errs, objectAt(spec, 'strategy'), sp);

@@ -5,7 +5,6 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, path } from '../../../errors/field-errors.js';
-import { validateNonnegative } from '../../../registry/validation/common.js';
 import { setDefault } from '../../core/v1/helpers.js';
 import { replicaSetTable } from './replica-sets-table.js';
 import {
@@ -16,8 +15,9 @@ import {
   objectAt,
   specChanged,
   validateNonnegativeFields,
-  validateReplicatedTemplate,
-  validateRequiredSelector,
+  addNonnegativeFieldErrors,
+  addReplicatedTemplateErrors,
+  addRequiredSelectorErrors,
   validateSelectorUnchanged,
   validateStatusBounds,
   SCALE_SUBRESOURCE,
@@ -33,12 +33,11 @@ function defaultReplicaSet(rs: KubeObject): void {
 export function validateReplicaSet(rs: KubeObject): FieldError[] {
   const spec = objectAt(rs, 'spec') ?? {};
   const sp = path('spec');
-  return [
-    ...validateNonnegative(spec.replicas, sp.child('replicas')),
-    ...validateNonnegative(spec.minReadySeconds, sp.child('minReadySeconds')),
-    ...validateRequiredSelector(spec, sp, 'deployment'),
-    ...validateReplicatedTemplate(spec, sp, 'invalid label selector'),
-  ];
+  const errs: FieldError[] = [];
+  addNonnegativeFieldErrors(errs, spec, ['replicas', 'minReadySeconds'], sp);
+  addRequiredSelectorErrors(errs, spec, sp, 'deployment');
+  addReplicatedTemplateErrors(errs, spec, sp, 'invalid label selector');
+  return errs;
 }
 
 /** ValidateReplicaSetStatusUpdate. */

@@ -188,12 +188,6 @@ const ALWAYS = ['Always'] as const;
  * selector matches, the template is a valid pod template, and its pods run for
  * good. `selectorError` is kube's text when the selector does not convert.
  */
-export function validateReplicatedTemplate(spec: Json, sp: FieldPath, selectorError: string): FieldError[] {
-  const errs: FieldError[] = [];
-  addReplicatedTemplateErrors(errs, spec, sp, selectorError);
-  return errs;
-}
-
 export function addReplicatedTemplateErrors(errs: FieldError[], spec: Json, sp: FieldPath, selectorError: string): void {
   const selector = selectorOf(spec.selector);
   if (selector.kind === 'invalid') {

@@ -70,6 +70,9 @@ function wrongTypeSeeds(): Seed[] {
     { name: 'ownerrefs-object', body: { metadata: { name: 'fz-t', ownerReferences: { apiVersion: 'v1' } } } },
     { name: 'ownerrefs-apiversion-number', body: { metadata: { name: 'fz-t', ownerReferences: [{ apiVersion: 1 }] } } },
     { name: 'creationtimestamp-number', body: { metadata: { name: 'fz-t', creationTimestamp: 5 } } },
+    // Go's time.Parse takes the layout's T and Z in upper case only.
+    { name: 'creationtimestamp-lowercase-t', body: { metadata: { name: 'fz-t', creationTimestamp: '2024-01-01t00:00:00Z' } } },
+    { name: 'creationtimestamp-lowercase-z', body: { metadata: { name: 'fz-t', creationTimestamp: '2024-01-01T00:00:00z' } } },
     { name: 'immutable-string', body: { metadata: { name: 'fz-t' }, immutable: 'yes' } },
   ];
   const seeds: Seed[] = [];

@@ -4,7 +4,7 @@
 // Each check throws SchemaTypeError with the text kube's decoder gives.
 import { parseQuantity, QuantityParseError, QuantityRangeError } from './quantity.js';
 import { goJsonType } from './object.js';
-import { daysIn } from './go-time.js';
+import { daysIn, parseGoTime, RFC3339_LAYOUT, RFC3339_MICRO_LAYOUT, type GoTimeLayout } from './go-time.js';
 
 /** A value Go's decoder would refuse; `detail` is the decoder's error text. */
 export class SchemaTypeError extends Error {
@@ -44,70 +44,48 @@ function checkQuantity(value: unknown): void {
   validQuantities.add(value);
 }
 
-const RFC3339 = '2006-01-02T15:04:05Z07:00';
-/** The elements of Go's RFC 3339 layout, in order, with what each accepts. */
-const RFC3339_ELEMENTS: readonly { readonly layout: string; readonly re: RegExp }[] = [
-  { layout: '2006', re: /^\d{4}/ },
-  { layout: '-', re: /^-/ },
-  { layout: '01', re: /^\d{2}/ },
-  { layout: '-', re: /^-/ },
-  { layout: '02', re: /^\d{2}/ },
-  { layout: 'T', re: /^[Tt]/ },
-  { layout: '15', re: /^\d{2}/ },
-  { layout: ':', re: /^:/ },
-  { layout: '04', re: /^\d{2}/ },
-  { layout: ':', re: /^:/ },
-  // Go accepts fractional seconds after the seconds element even when the layout has none.
-  { layout: '05', re: /^\d{2}(?:\.\d+)?/ },
-  { layout: 'Z07:00', re: /^(?:[Zz]|[+-]\d{2}:\d{2})/ },
-];
-
 /**
- * The whole layout at once: a string matches exactly when every element above
- * matches in turn and nothing is left over (the elements meet at characters no
- * neighbour can take). Most times are valid, and this test allocates nothing;
- * only a refused time walks the elements, to word the error as Go does.
+ * Times most often written, matched whole: a string of this shape whose fields are
+ * in range is one Go accepts, and this test allocates nothing. Anything else —
+ * including the forms only Go's general parser takes (a one-digit hour, a comma
+ * before the fraction) — is read by go-time.ts, which words Go's error.
  */
-const RFC3339_SHAPE = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+/** RFC3339Micro (metav1.MicroTime) takes exactly six fractional digits. */
+const RFC3339_MICRO_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}(?:Z|[+-]\d{2}:\d{2})$/;
 
-/** metav1.Time / MicroTime: a JSON string in RFC 3339, checked as time.Parse checks it. */
+/** metav1.Time: a JSON string read by time.Parse(time.RFC3339, …). */
 function checkTime(value: unknown): void {
+  checkLayout(value, RFC3339_SHAPE, RFC3339_LAYOUT);
+}
+
+/** metav1.MicroTime: a JSON string read by time.Parse(RFC3339Micro, …). */
+function checkMicroTime(value: unknown): void {
+  checkLayout(value, RFC3339_MICRO_SHAPE, RFC3339_MICRO_LAYOUT);
+}
+
+function checkLayout(value: unknown, shape: RegExp, layout: GoTimeLayout): void {
   if (typeof value !== 'string') {
     throw new SchemaTypeError(`json: cannot unmarshal ${goJsonType(value)} into Go value of type string`);
   }
-  if (!RFC3339_SHAPE.test(value)) throw timeLayoutError(value);
-  // The shape puts two digits at each of these offsets.
+  if (shape.test(value) && inRange(value)) return;
+  const parsed = parseGoTime(layout, value);
+  if (parsed.error !== undefined) throw new SchemaTypeError(parsed.error);
+}
+
+/** Whether the fields of a time of the shapes above are all in range (the shapes put two digits at each offset read). */
+function inRange(value: string): boolean {
   const month = twoDigits(value, 5);
-  if (month < 1 || month > 12) throw timeRangeError(value, 'month');
   const day = twoDigits(value, 8);
   // Every month has 28 days; only a later day needs the month's length.
-  if (day < 1 || (day > 28 && day > daysIn(Number(value.slice(0, 4)), month))) throw timeRangeError(value, 'day');
-  if (twoDigits(value, 11) > 23) throw timeRangeError(value, 'hour');
-  if (twoDigits(value, 14) > 59) throw timeRangeError(value, 'minute');
-  if (twoDigits(value, 17) > 59) throw timeRangeError(value, 'second');
+  if (month < 1 || month > 12 || day < 1 || (day > 28 && day > daysIn(Number(value.slice(0, 4)), month))) return false;
+  if (twoDigits(value, 11) > 23 || twoDigits(value, 14) > 59 || twoDigits(value, 17) > 59) return false;
+  // A numeric offset ends the text: ±hh:mm.
+  return value.endsWith('Z') || (twoDigits(value, value.length - 5) <= 24 && twoDigits(value, value.length - 2) <= 60);
 }
 
 function twoDigits(text: string, at: number): number {
   return (text.charCodeAt(at) - 48) * 10 + (text.charCodeAt(at + 1) - 48);
-}
-
-function timeRangeError(value: string, what: string): SchemaTypeError {
-  return new SchemaTypeError(`parsing time ${JSON.stringify(value)}: ${what} out of range`);
-}
-
-/** time.Parse's error for a time that does not fit the layout: the first element that fails, or the text left over. */
-function timeLayoutError(value: string): SchemaTypeError {
-  const quoted = JSON.stringify(value);
-  let rest = value;
-  for (let i = 0; i < RFC3339_ELEMENTS.length; i++) {
-    const element = RFC3339_ELEMENTS[i]!;
-    const m = element.re.exec(rest);
-    if (m === null) {
-      return new SchemaTypeError(`parsing time ${quoted} as "${RFC3339}": cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(element.layout)}`);
-    }
-    rest = rest.slice(m[0].length);
-  }
-  return new SchemaTypeError(`parsing time ${quoted}: extra text: ${JSON.stringify(rest)}`);
 }
 
 /** intstr.IntOrString: a quoted string, or a JSON value decoded as int32. */
@@ -170,7 +148,7 @@ function corruptBase64(at: number): SchemaTypeError {
 export const SELF_DECODING: ReadonlyMap<string, (value: unknown) => void> = new Map<string, (value: unknown) => void>([
   ['io.k8s.apimachinery.pkg.api.resource.Quantity', checkQuantity],
   ['io.k8s.apimachinery.pkg.apis.meta.v1.Time', checkTime],
-  ['io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', checkTime],
+  ['io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', checkMicroTime],
   ['io.k8s.apimachinery.pkg.util.intstr.IntOrString', checkIntOrString],
   ['io.k8s.apimachinery.pkg.runtime.RawExtension', () => undefined],
   ['io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1', () => undefined],

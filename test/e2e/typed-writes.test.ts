@@ -129,6 +129,29 @@ describe('typed writes', () => {
     expect(stored.data).toEqual({ 'a.b': 'kept' });
   });
 
+  test('times are read as Go reads them: MicroTime wants six digits, RFC 3339 takes Go\'s corners', async () => {
+    const leases = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+    const lease = (name: string, renewTime: string) => JSON.stringify({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec: { holderIdentity: 'a', renewTime } });
+    const short = await send({ method: 'POST', path: leases, body: lease('micro-short', '2026-01-01T00:00:00Z') });
+    expect(short.status).toBe(400);
+    expect(short.json()).toMatchObject({
+      kind: 'Status',
+      reason: 'BadRequest',
+      message: 'Lease in version "v1" cannot be handled as a Lease: parsing time "2026-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"',
+    });
+    expect((await send({ path: `${leases}/micro-short` })).status).toBe(404);
+    const micro = await send({ method: 'POST', path: leases, body: lease('micro-ok', '2026-01-01T00:00:00.123456Z') });
+    expect(micro.status).toBe(201);
+    expect((await send({ path: `${leases}/micro-ok` })).json().spec.renewTime).toBe('2026-01-01T00:00:00.123456Z');
+    // A lower-case t is refused; a one-digit hour is Go's and accepted.
+    const lower = await send({ method: 'POST', path: CMS, body: cm({ name: 't-lower', creationTimestamp: '2024-01-01t00:00:00Z' }) });
+    expect(lower.status).toBe(400);
+    expect(lower.json().message).toBe(refused('parsing time "2024-01-01t00:00:00Z" as "2006-01-02T15:04:05Z07:00": cannot parse "t00:00:00Z" as "T"'));
+    expect((await send({ path: `${CMS}/t-lower` })).status).toBe(404);
+    const oneDigit = await send({ method: 'POST', path: CMS, body: cm({ name: 't-hour', creationTimestamp: '2024-01-01T3:04:05Z' }) });
+    expect(oneDigit.status).toBe(201);
+  });
+
   test('a secret type named like an Object.prototype member is a type like any other', async () => {
     const body = '{"apiVersion":"v1","kind":"Secret","metadata":{"name":"proto-type"},"type":"constructor","stringData":{"__proto__":"p","toString":"t"}}';
     const res = await send({ method: 'POST', path: `${NS}/secrets`, body });

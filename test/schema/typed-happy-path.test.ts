@@ -22,60 +22,96 @@ function typeError(schema: string, obj: unknown): string | undefined {
 }
 
 const LAYOUT = '2006-01-02T15:04:05Z07:00';
-const ELEMENTS: readonly { readonly layout: string; readonly re: RegExp }[] = [
-  { layout: '2006', re: /^\d{4}/ },
-  { layout: '-', re: /^-/ },
-  { layout: '01', re: /^\d{2}/ },
-  { layout: '-', re: /^-/ },
-  { layout: '02', re: /^\d{2}/ },
-  { layout: 'T', re: /^[Tt]/ },
-  { layout: '15', re: /^\d{2}/ },
-  { layout: ':', re: /^:/ },
-  { layout: '04', re: /^\d{2}/ },
-  { layout: ':', re: /^:/ },
-  { layout: '05', re: /^\d{2}(?:\.\d+)?/ },
-  { layout: 'Z07:00', re: /^(?:[Zz]|[+-]\d{2}:\d{2})/ },
-];
+const MICRO_LAYOUT = '2006-01-02T15:04:05.000000Z07:00';
 
-/** The element-by-element reading of metav1.Time the fast path stands in for: its error text, or undefined. */
-function referenceTimeError(value: unknown): string | undefined {
+/**
+ * Go's time.Parse for the two layouts, element by element with a pattern each —
+ * the reading the fast path stands in for: its error text, or undefined.
+ * A field out of range stops the reading where it is read, as in Go; the day is
+ * checked last; Go's quote prints non-ASCII bytes as \xNN.
+ */
+function referenceTimeError(value: unknown, micro = false): string | undefined {
   if (typeof value !== 'string') return `json: cannot unmarshal ${goJsonType(value)} into Go value of type string`;
-  const quoted = JSON.stringify(value);
+  const q = (s: string) => `"${[...Buffer.from(s, 'utf8')].map((b) => (b < 0x20 || b >= 0x80 ? `\\x${b.toString(16).padStart(2, '0')}` : b === 0x22 || b === 0x5c ? `\\${String.fromCharCode(b)}` : String.fromCharCode(b))).join('')}"`;
+  const layout = micro ? MICRO_LAYOUT : LAYOUT;
+  const cannot = (rest: string, what: string) => `parsing time ${q(value)} as ${q(layout)}: cannot parse ${q(rest)} as ${q(what)}`;
+  const range = (what: string) => `parsing time ${q(value)}: ${what} out of range`;
   let rest = value;
-  for (const element of ELEMENTS) {
-    const m = element.re.exec(rest);
-    if (m === null) return `parsing time ${quoted} as "${LAYOUT}": cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(element.layout)}`;
+  const take = (re: RegExp): string | undefined => {
+    const m = re.exec(rest);
+    if (m === null) return undefined;
     rest = rest.slice(m[0].length);
+    return m[0];
+  };
+  const literal = (c: string) => (take(new RegExp(`^${c}`)) === undefined ? cannot(rest, c) : undefined);
+  let hold = rest;
+  const year = take(/^\d{4}/);
+  if (year === undefined) return cannot(hold, '2006');
+  const fields: number[] = [Number(year)];
+  const steps: [string, string, RegExp, number][] = [['-', '01', /^\d{2}/, 13], ['-', '02', /^\d{2}/, 100], ['T', '15', /^\d{1,2}/, 24], [':', '04', /^\d{2}/, 60], [':', '05', /^\d{2}/, 60]];
+  const names = ['month', '', 'hour', 'minute', 'second'];
+  for (const [i, [sep, what, re, limit]] of steps.entries()) {
+    const bad = literal(sep);
+    if (bad !== undefined) return bad;
+    hold = rest;
+    const got = take(re);
+    if (got === undefined) return cannot(hold, what);
+    const n = Number(got);
+    if (n >= limit || (i === 0 && n === 0)) return range(names[i]!);
+    fields.push(n);
   }
-  if (rest !== '') return `parsing time ${quoted}: extra text: ${JSON.stringify(rest)}`;
-  const [month, day, hour, minute, second] = [5, 8, 11, 14, 17].map((at) => Number(value.slice(at, at + 2))) as [number, number, number, number, number];
-  const range = (what: string) => `parsing time ${quoted}: ${what} out of range`;
-  if (month < 1 || month > 12) return range('month');
-  const days = new Date(Date.UTC(Number(value.slice(0, 4)), month, 0)).getUTCDate();
+  if (micro) {
+    hold = rest;
+    const frac = rest.slice(0, 7);
+    const m = /^[.,]([+-]?)(\d*)$/.exec(frac);
+    if (frac.length < 7 || m === null) return cannot(hold, '.000000');
+    if (m[1] === '-' && Number(m[2]) > 0) return range('fractional second');
+    rest = rest.slice(7);
+  } else {
+    take(/^[.,]\d+/);
+  }
+  hold = rest;
+  if (take(/^Z/) === undefined) {
+    if (rest.length < 6 || rest[3] !== ':') return cannot(hold, 'Z07:00');
+    const hh = /^\d\d$/.test(rest.slice(1, 3)) ? Number(rest.slice(1, 3)) : undefined;
+    const mm = hh !== undefined && /^\d\d$/.test(rest.slice(4, 6)) ? Number(rest.slice(4, 6)) : undefined;
+    if ((mm ?? 0) > 60) return range('time zone offset minute');
+    if ((hh ?? 0) > 24) return range('time zone offset hour');
+    if (hh === undefined || mm === undefined || !'+-'.includes(rest[0]!)) return cannot(hold, 'Z07:00');
+    rest = rest.slice(6);
+  }
+  if (rest !== '') return `parsing time ${q(value)}: extra text: ${q(rest)}`;
+  const [y, month, day] = fields as [number, number, number];
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
   if (day < 1 || day > days) return range('day');
-  if (hour > 23) return range('hour');
-  if (minute > 59) return range('minute');
-  if (second > 59) return range('second');
   return undefined;
+}
+
+/** Every one-character edit of `valid` (removed, replaced, inserted). */
+function editsOf(valid: string): Set<string> {
+  const edits = new Set<string>();
+  for (let i = 0; i <= valid.length; i++) {
+    edits.add(valid.slice(0, i) + valid.slice(i + 1));
+    for (const c of ['0', '2', '6', '9', '-', ':', '.', ',', 'T', 't', 'Z', 'z', '+', ' ', 'x', '\n', '\u00e9', '"']) {
+      edits.add(valid.slice(0, i) + c + valid.slice(i + 1));
+      edits.add(valid.slice(0, i) + c + valid.slice(i));
+    }
+  }
+  return edits;
 }
 
 describe('metav1.Time', () => {
   const valid = '2024-02-29T23:59:59.123456+05:30';
   // Every one-character edit of a valid time, plus the edges of each range.
-  const edits = new Set<string>();
-  for (let i = 0; i <= valid.length; i++) {
-    edits.add(valid.slice(0, i) + valid.slice(i + 1));
-    for (const c of ['0', '9', '-', ':', '.', 'T', 't', 'Z', 'z', '+', ' ', 'x', '\n']) {
-      edits.add(valid.slice(0, i) + c + valid.slice(i + 1));
-      edits.add(valid.slice(0, i) + c + valid.slice(i));
-    }
-  }
+  const edits = new Set([...editsOf(valid), ...editsOf('2024-02-29T03:59:59Z')]);
   const ranges = [
     '2024-00-01T00:00:00Z', '2024-12-31T00:00:00Z', '2023-02-29T00:00:00Z', '2024-02-29T00:00:00Z', '2100-02-29T00:00:00Z',
     '2000-02-29T00:00:00Z', '0000-02-29T00:00:00Z', '0004-02-29T00:00:00Z', '2024-04-31T00:00:00Z', '2024-04-30T00:00:00Z',
     '2024-01-00T00:00:00Z', '2024-01-32T00:00:00Z', '2024-01-28T00:00:00Z', '2024-01-01T24:00:00Z', '2024-01-01T23:60:00Z',
     '2024-01-01T23:59:60Z', '2024-01-01T23:59:59z', '2024-01-01t23:59:59Z', '2024-01-01T23:59:59.Z', '2024-01-01T23:59:59Z\n',
-    '2024-01-01T23:59:59+0530', '', '٢٠٢٤-01-01T00:00:00Z',
+    '2024-01-01T23:59:59+0530', '', '٢٠٢٤-01-01T00:00:00Z', '2024-01-01T3:04:05Z', '2024-01-01T23:59:59,5Z', '2024-01-01T00:00:00+24:00',
+    '2024-01-01T00:00:00-00:60', '2024-01-01T00:00:00+25:00', '2024-01-01T00:00:00+24:61', '2024-01-01T00:00:00*05:00', '2024-13-01T00:00:00Zjunk',
   ];
   // (A null field is dropped before any check, as Go leaves it unset.)
   const all = [...edits, ...ranges, 12, true, { a: 1 }, ['x']];
@@ -88,6 +124,23 @@ describe('metav1.Time', () => {
   test('a valid time passes, an impossible day does not', () => {
     expect(typeError(CM, { metadata: { creationTimestamp: valid } })).toBeUndefined();
     expect(typeError(CM, { metadata: { creationTimestamp: '2023-02-29T00:00:00Z' } })).toBe('parsing time "2023-02-29T00:00:00Z": day out of range');
+  });
+});
+
+describe('metav1.MicroTime', () => {
+  const EVENT = 'io.k8s.api.core.v1.Event';
+  const edits = new Set([...editsOf('2024-02-29T23:59:59.123456+05:30'), ...editsOf('0000-02-29T03:04:05.000000Z')]);
+  const more = ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00.12345Z', '2024-01-01T00:00:00.1234567Z', '2024-01-01T00:00:00,123456Z', '2024-01-01T00:00:00.+12345Z', '2024-01-01T00:00:00.-12345Z', '2024-01-01T00:00:00.-00000Z'];
+  const all = [...edits, ...more, 12, { a: 1 }];
+
+  test('every edit of a micro time is accepted or refused with the element reading\'s text', () => {
+    expect(all.length).toBeGreaterThan(500);
+    for (const t of all) expect([t, typeError(EVENT, { eventTime: t })]).toEqual([t, referenceTimeError(t, true)]);
+  });
+
+  test('six fractional digits are required', () => {
+    expect(typeError(EVENT, { eventTime: '2024-01-01T00:00:00.000000Z' })).toBeUndefined();
+    expect(typeError(EVENT, { eventTime: '2024-01-01T00:00:00Z' })).toBe('parsing time "2024-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"');
   });
 });
 

@@ -159,6 +159,47 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
+ * Whether `next` would store what `current` holds, up to the order of object
+ * members: kube's encodings put a struct's fields in declaration order and a map's
+ * keys sorted, so members met in another order (a client's, or metadata filled in
+ * another sequence on update than on create) never make a change there.
+ * resourceVersion and selfLink, which storage drops, are left out; members whose
+ * value has no JSON text (undefined) are absent, as JSON.stringify leaves them.
+ */
+export function sameStoredContent(next: KubeObject, current: KubeObject): boolean {
+  return jsonEqual(next, current, ROOT);
+}
+
+const ROOT = 1;
+const METADATA = 2;
+const INNER = 0;
+
+function jsonEqual(a: unknown, b: unknown, level: number): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    // JSON.stringify writes an undefined item as null.
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i] ?? null, b[i] ?? null, INNER)) return false;
+    return true;
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let members = 0;
+  for (const key in ao) {
+    if (!Object.hasOwn(ao, key) || ao[key] === undefined || droppedBy(level, key)) continue;
+    members++;
+    if (!Object.hasOwn(bo, key) || !jsonEqual(ao[key], bo[key], level === ROOT && key === 'metadata' ? METADATA : INNER)) return false;
+  }
+  for (const key in bo) if (Object.hasOwn(bo, key) && bo[key] !== undefined && !droppedBy(level, key)) members--;
+  return members === 0;
+}
+
+function droppedBy(level: number, key: string): boolean {
+  return level === METADATA && (key === 'resourceVersion' || key === 'selfLink');
+}
+
+/**
  * Frozen all the way down: what tryUpdate sees as `current` must not be changed in
  * place. A frozen value is taken as frozen throughout (the shared parts of stored
  * objects). Every stored object passes here, so the walk allocates nothing: an

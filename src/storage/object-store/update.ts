@@ -9,7 +9,7 @@ import { StorageError, isStorageError } from '../../errors/storage-error.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { KV, KvEntry } from '../kv.js';
 import { checkPreconditions, type GuaranteedUpdateOptions, type GuaranteedUpdateResult, type StorageDeleteOptions } from '../storage.js';
-import { bytesEqual, decodeObject, encodeForStorage, encodeObject, type ObjectCodec } from './codec.js';
+import { bytesEqual, decodeObject, encodeForStorage, encodeObject, sameStoredContent, type ObjectCodec } from './codec.js';
 import type { DecodedValues } from './decoded.js';
 
 interface Ctx {
@@ -104,13 +104,15 @@ export async function guaranteedUpdate(
       }
     }
 
-    // kube skips writes that change nothing: no new revision, no watch event.
-    if (bytesEqual(bytes, state.value ?? encodeObject(ctx.codec, state.object))) {
+    // kube skips writes that change nothing: no new revision, no watch event. Its
+    // bytes order fields by the Go type; ours follow the object, so equal bytes or
+    // equal content up to member order both mean nothing changed.
+    if (bytesEqual(bytes, state.value ?? encodeObject(ctx.codec, state.object)) || sameStoredContent(next, state.object)) {
       if (state.isCurrent) return { object: state.object, created: false };
       // Equal to the cache's copy is not equal to what is stored: only the stored
       // bytes may skip the write (kube refreshes before short-circuiting too).
       const read = await readState(ctx, key);
-      if (read.object !== undefined && bytesEqual(bytes, read.value!) && preconditionsHold(key, opts, read.object)) {
+      if (read.object !== undefined && (bytesEqual(bytes, read.value!) || sameStoredContent(next, read.object)) && preconditionsHold(key, opts, read.object)) {
         return { object: read.object, created: false };
       }
       state = read;

@@ -201,6 +201,22 @@ export const updateCases: SuiteGroup = {
       },
     },
     {
+      name: 'guaranteedUpdate whose object differs only in the order of members writes nothing',
+      run: async ({ storage, key }) => {
+        const created = await storage.create(key('a'), { ...configMap('a'), data: { x: '1', y: '2' } });
+        const before = await storage.currentResourceVersion();
+        const { name, namespace, ...restOfMetadata } = created.metadata;
+        const reordered: KubeObject = { data: { y: '2', x: '1' }, metadata: { ...restOfMetadata, namespace, name, selfLink: 'ignored' }, kind: created.kind, apiVersion: created.apiVersion };
+        const res = await storage.guaranteedUpdate(key('a'), { tryUpdate: () => reordered });
+        expect(res.object).toEqual(created);
+        expect(await storage.currentResourceVersion()).toBe(before);
+        // A changed value in the same reordered form is written.
+        const changed = await storage.guaranteedUpdate(key('a'), { tryUpdate: () => ({ ...reordered, data: { y: '3', x: '1' } }) });
+        expect(dataOf(changed.object)).toEqual({ y: '3', x: '1' });
+        expect(Number(rvOf(changed.object))).toBeGreaterThan(Number(before));
+      },
+    },
+    {
       name: 'guaranteedUpdate aborts with the error tryUpdate throws',
       run: async ({ storage, key }) => {
         const created = await storage.create(key('a'), configMap('a'));

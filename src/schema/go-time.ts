@@ -9,8 +9,13 @@ export const RFC3339_LAYOUT = '2006-01-02T15:04:05Z07:00';
 export const RFC3339_MICRO_LAYOUT = '2006-01-02T15:04:05.000000Z07:00';
 export type GoTimeLayout = typeof RFC3339_LAYOUT | typeof RFC3339_MICRO_LAYOUT;
 
-/** The instant in milliseconds since the epoch, or time.Parse's error text. */
-export type GoTimeResult = { readonly ms: number; readonly error?: undefined } | { readonly ms?: undefined; readonly error: string };
+/**
+ * The instant — milliseconds since the epoch, and the whole seconds and the
+ * nanoseconds within them that Go keeps — or time.Parse's error text.
+ */
+export type GoTimeResult =
+  | { readonly ms: number; readonly seconds: number; readonly nanos: number; readonly error?: undefined }
+  | { readonly ms?: undefined; readonly error: string };
 
 /** Go's isLeap: year 0 is a leap year (Date.UTC would read years 0-99 as 1900-1999). */
 function isLeap(year: number): boolean {
@@ -227,8 +232,27 @@ export function parseGoTime(layout: GoTimeLayout, value: string): GoTimeResult {
   if (day < 1 || day > daysIn(year, month)) return outOfRange('day');
   const at = new Date(0);
   at.setUTCFullYear(year, month - 1, day);
-  at.setUTCHours(hour, minute, second, Math.floor(nanos / 1e6));
-  return { ms: at.getTime() - offsetSeconds * 1000 };
+  at.setUTCHours(hour, minute, second, 0);
+  const seconds = at.getTime() / 1000 - offsetSeconds;
+  return { ms: seconds * 1000 + Math.floor(nanos / 1e6), seconds, nanos };
+}
+
+/** Go's appendInt: a sign, then at least `width` digits. */
+function padded(n: number, width: number): string {
+  const digits = String(Math.abs(n)).padStart(width, '0');
+  return n < 0 ? `-${digits}` : digits;
+}
+
+/**
+ * How kube writes a time it read: t.UTC().Format(layout) — metav1.Time to the
+ * second, MicroTime with six fractional digits (truncated, as Go formats).
+ */
+export function formatGoTime(layout: GoTimeLayout, seconds: number, nanos: number): string {
+  const at = new Date(seconds * 1000);
+  const date = `${padded(at.getUTCFullYear(), 4)}-${padded(at.getUTCMonth() + 1, 2)}-${padded(at.getUTCDate(), 2)}`;
+  const time = `${padded(at.getUTCHours(), 2)}:${padded(at.getUTCMinutes(), 2)}:${padded(at.getUTCSeconds(), 2)}`;
+  const fraction = layout === RFC3339_MICRO_LAYOUT ? `.${padded(Math.floor(nanos / 1000), 6)}` : '';
+  return `${date}T${time}${fraction}Z`;
 }
 
 /**

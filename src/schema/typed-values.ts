@@ -2,9 +2,9 @@
 // their own UnmarshalJSON wording: resource.Quantity, metav1.Time and MicroTime,
 // intstr.IntOrString, []byte as base64, and the opaque RawExtension and FieldsV1.
 // Each check throws SchemaTypeError with the text kube's decoder gives.
-import { parseQuantity, QuantityParseError, QuantityRangeError } from './quantity.js';
+import { parseQuantity, QuantityParseError, QuantityRangeError, quantityToString } from './quantity.js';
 import { goJsonType } from './object.js';
-import { daysIn, parseGoTime, RFC3339_LAYOUT, RFC3339_MICRO_LAYOUT, type GoTimeLayout } from './go-time.js';
+import { daysIn, formatGoTime, parseGoTime, RFC3339_LAYOUT, RFC3339_MICRO_LAYOUT, type GoTimeLayout } from './go-time.js';
 
 /** A value Go's decoder would refuse; `detail` is the decoder's error text. */
 export class SchemaTypeError extends Error {
@@ -21,27 +21,40 @@ export function isSchemaTypeError(err: unknown): err is SchemaTypeError {
 export const INT32 = 2 ** 31;
 export const INT64 = 2 ** 63;
 
-/** Short quantity texts already parsed without error (requests and limits repeat the same few). */
-const validQuantities = new Set<string>();
+/**
+ * Short quantity texts already read, with the canonical form kube writes them in
+ * (requests and limits repeat the same few).
+ */
+const canonicalQuantities = new Map<string, string>();
 /** Past this many texts the memo starts over (it only saves work). */
 const QUANTITY_MEMO_LIMIT = 1024;
 
-/** resource.Quantity's UnmarshalJSON: a JSON number is read as its text, quoted text trimmed. */
-function checkQuantity(value: unknown): void {
+/**
+ * resource.Quantity's UnmarshalJSON (a JSON number is read as its text, quoted
+ * text trimmed), and what its MarshalJSON writes back: the canonical text
+ * (`1000m` → `1`, `0.5Mi` → `512Ki`, the number 0.5 → `500m`) when it differs.
+ */
+function checkQuantity(value: unknown): string | undefined {
   // Short texts only: the memo must not hold on to a client's megabyte of digits.
   const memo = typeof value === 'string' && value.length <= 32;
-  if (memo && validQuantities.has(value)) return;
+  if (memo) {
+    const known = canonicalQuantities.get(value);
+    if (known !== undefined) return known === value ? undefined : known;
+  }
   const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
+  let canonical: string;
   try {
     // Objects, lists and booleans reach ParseQuantity as their raw JSON: never a quantity.
-    parseQuantity(text ?? '');
+    canonical = quantityToString(parseQuantity(text ?? ''));
   } catch (err) {
     if (err instanceof QuantityParseError || err instanceof QuantityRangeError) throw new SchemaTypeError(err.message);
     throw err;
   }
-  if (!memo) return;
-  if (validQuantities.size >= QUANTITY_MEMO_LIMIT) validQuantities.clear();
-  validQuantities.add(value);
+  if (memo) {
+    if (canonicalQuantities.size >= QUANTITY_MEMO_LIMIT) canonicalQuantities.clear();
+    canonicalQuantities.set(value, canonical);
+  }
+  return canonical === value ? undefined : canonical;
 }
 
 /**
@@ -54,23 +67,37 @@ const RFC3339_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d
 /** RFC3339Micro (metav1.MicroTime) takes exactly six fractional digits. */
 const RFC3339_MICRO_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}(?:Z|[+-]\d{2}:\d{2})$/;
 
-/** metav1.Time: a JSON string read by time.Parse(time.RFC3339, …). */
-function checkTime(value: unknown): void {
-  checkLayout(value, RFC3339_SHAPE, RFC3339_LAYOUT);
+/** metav1.Time: a JSON string read by time.Parse(time.RFC3339, …), written back in UTC to the second. */
+function checkTime(value: unknown): string | undefined {
+  return checkLayout(value, RFC3339_SHAPE, RFC3339_LAYOUT, RFC3339_CANONICAL_LENGTH);
 }
 
-/** metav1.MicroTime: a JSON string read by time.Parse(RFC3339Micro, …). */
-function checkMicroTime(value: unknown): void {
-  checkLayout(value, RFC3339_MICRO_SHAPE, RFC3339_MICRO_LAYOUT);
+/** metav1.MicroTime: a JSON string read by time.Parse(RFC3339Micro, …), written back in UTC with six digits. */
+function checkMicroTime(value: unknown): string | undefined {
+  return checkLayout(value, RFC3339_MICRO_SHAPE, RFC3339_MICRO_LAYOUT, RFC3339_MICRO_CANONICAL_LENGTH);
 }
 
-function checkLayout(value: unknown, shape: RegExp, layout: GoTimeLayout): void {
+/** `2006-01-02T15:04:05Z` and `2006-01-02T15:04:05.000000Z`: what Go writes, in UTC. */
+const RFC3339_CANONICAL_LENGTH = 20;
+const RFC3339_MICRO_CANONICAL_LENGTH = 27;
+
+/**
+ * Refuses what Go's time.Parse refuses; answers the text kube writes back
+ * (t.UTC().Format(layout)) when it differs from `value` — another offset, a
+ * fraction metav1.Time drops, a one-digit hour — and undefined when it is the same.
+ */
+function checkLayout(value: unknown, shape: RegExp, layout: GoTimeLayout, canonicalLength: number): string | undefined {
   if (typeof value !== 'string') {
     throw new SchemaTypeError(`json: cannot unmarshal ${goJsonType(value)} into Go value of type string`);
   }
-  if (shape.test(value) && inRange(value)) return;
+  if (shape.test(value) && inRange(value)) {
+    // The shape and an in-range date make this length exactly Go's own text.
+    if (value.length === canonicalLength && value.endsWith('Z')) return undefined;
+  }
   const parsed = parseGoTime(layout, value);
   if (parsed.error !== undefined) throw new SchemaTypeError(parsed.error);
+  const canonical = formatGoTime(layout, parsed.seconds, parsed.nanos);
+  return canonical === value ? undefined : canonical;
 }
 
 /** Whether the fields of a time of the shapes above are all in range (the shapes put two digits at each offset read). */
@@ -144,8 +171,15 @@ function corruptBase64(at: number): SchemaTypeError {
   return new SchemaTypeError(`illegal base64 data at input byte ${at}`);
 }
 
+/**
+ * A self-decoding type's check: throws SchemaTypeError for a value Go refuses, and
+ * answers the value kube writes back when it differs from the one sent (undefined
+ * when the value stays as it is).
+ */
+export type SelfDecoding = (value: unknown) => unknown;
+
 /** Definitions whose Go type decodes itself; `opaque` ones take any JSON value (raw bytes). */
-export const SELF_DECODING: ReadonlyMap<string, (value: unknown) => void> = new Map<string, (value: unknown) => void>([
+export const SELF_DECODING: ReadonlyMap<string, SelfDecoding> = new Map<string, SelfDecoding>([
   ['io.k8s.apimachinery.pkg.api.resource.Quantity', checkQuantity],
   ['io.k8s.apimachinery.pkg.apis.meta.v1.Time', checkTime],
   ['io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', checkMicroTime],

@@ -7,6 +7,8 @@
 //     (Quantity, Time, IntOrString, base64 bytes);
 //   - nulls become what Go makes of them: an absent field, or the zero value of a
 //     list item or map value, so nothing downstream meets a null it did not expect;
+//   - a Quantity or time is rewritten as its Go type writes it back (`1000m` → `1`,
+//     a time in UTC), so what is stored and answered is what kube would answer;
 //   - fields the schema does not declare are reported (fieldValidation), found
 //     through own properties only, so `toString` or `__proto__` are never "known".
 // The caller has already bounded the depth (codecs/), so recursion here is safe.
@@ -16,7 +18,7 @@
 import { followRefs, type Definitions, type OpenApiSchema, type ResolvedSchema } from './definitions.js';
 import { renderFieldPath, setOwnField } from './field-path.js';
 import { goJsonType } from './object.js';
-import { checkBase64, checkIntOrString, INT32, INT64, SchemaTypeError, SELF_DECODING } from './typed-values.js';
+import { checkBase64, checkIntOrString, INT32, INT64, SchemaTypeError, SELF_DECODING, type SelfDecoding } from './typed-values.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
@@ -169,8 +171,8 @@ interface Plan {
   kind: PlanKind;
   /** What the schema resolved to (undefined for 'none'): Go type names and zero values come from it. */
   resolved: Resolved | undefined;
-  /** 'self': the Go type's own UnmarshalJSON. */
-  self: ((value: unknown) => void) | undefined;
+  /** 'self': the Go type's own UnmarshalJSON, and the text its MarshalJSON writes back. */
+  self: SelfDecoding | undefined;
   /** 'string': base64 bytes. */
   bytes: boolean;
   /** 'integer': the exclusive bound of the Go int type. */
@@ -332,7 +334,11 @@ function zeroValue(plan: Plan): unknown {
 
 // --- the walk ---------------------------------------------------------------------
 
-function walk(w: Walk, plan: Plan, value: unknown): void {
+/**
+ * Checks one value. Answers what replaces it when its Go type writes it back
+ * otherwise (a Quantity or time in canonical form), else undefined.
+ */
+function walk(w: Walk, plan: Plan, value: unknown): unknown {
   switch (plan.kind) {
     case 'none':
     case 'opaque':
@@ -373,7 +379,8 @@ function walkArray(w: Walk, items: Plan, value: unknown[]): void {
       continue;
     }
     w.path.push(i);
-    walk(w, items, value[i]);
+    const replaced = walk(w, items, value[i]);
+    if (replaced !== undefined) value[i] = replaced;
     w.path.pop();
   }
 }
@@ -399,7 +406,9 @@ function walkStruct(w: Walk, plan: Plan, value: Record<string, unknown>): void {
       w.path.push(key);
       w.fields.push(key);
       w.struct = struct;
-      walk(w, declared, child);
+      const replaced = walk(w, declared, child);
+      // A declared field: a schema's property name, never `__proto__`.
+      if (replaced !== undefined) value[key] = replaced;
       w.struct = outerStruct;
       w.fields.pop();
       w.path.pop();
@@ -450,6 +459,7 @@ function walkMapEntry(w: Walk, values: Plan, value: Record<string, unknown>, key
     return;
   }
   w.path.push(key);
-  walk(w, values, child);
+  const replaced = walk(w, values, child);
+  if (replaced !== undefined) setOwnField(value, key, replaced);
   w.path.pop();
 }

@@ -152,6 +152,47 @@ describe('typed writes', () => {
     expect(oneDigit.status).toBe(201);
   });
 
+  test('quantities and times are stored and answered in the form kube writes them', async () => {
+    const deployments = '/apis/apps/v1/namespaces/default/deployments';
+    const body = JSON.stringify({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'canonical' },
+      spec: {
+        selector: { matchLabels: { app: 'c' } },
+        template: { metadata: { labels: { app: 'c' } }, spec: { containers: [{ name: 'c', image: 'x', resources: { limits: { cpu: '1000m', memory: 1048576 }, requests: { cpu: 0.5, memory: '0.5Mi' } } }] } },
+      },
+    });
+    const created = await send({ method: 'POST', path: deployments, body });
+    expect(created.status).toBe(201);
+    const want = { limits: { cpu: '1', memory: '1048576' }, requests: { cpu: '500m', memory: '512Ki' } };
+    expect(created.json().spec.template.spec.containers[0].resources).toEqual(want);
+    expect((await send({ path: `${deployments}/canonical` })).json().spec.template.spec.containers[0].resources).toEqual(want);
+    // The same values sent again in another spelling change nothing: no new resourceVersion.
+    const current = (await send({ path: `${deployments}/canonical` })).json();
+    const again = await send({ method: 'PUT', path: `${deployments}/canonical`, body: body.replace('"name":"canonical"', `"name":"canonical","resourceVersion":"${current.metadata.resourceVersion}"`) });
+    expect(again.status).toBe(200);
+    expect(again.json().metadata.resourceVersion).toBe(current.metadata.resourceVersion);
+
+    const event = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'times' },
+      involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
+      reason: 'Test',
+      firstTimestamp: '2024-01-01T03:04:05.5+02:00',
+      lastTimestamp: '2024-01-01T3:04:05Z',
+      eventTime: '2024-01-01T00:00:00.123456+02:00',
+      reportingComponent: 'x',
+      reportingInstance: 'i',
+      action: 'A',
+    });
+    const ev = await send({ method: 'POST', path: `${NS}/events`, body: event });
+    expect(ev.status).toBe(201);
+    const stored = (await send({ path: `${NS}/events/times` })).json();
+    expect([stored.firstTimestamp, stored.lastTimestamp, stored.eventTime]).toEqual(['2024-01-01T01:04:05Z', '2024-01-01T03:04:05Z', '2023-12-31T22:00:00.123456Z']);
+  });
+
   test('a secret type named like an Object.prototype member is a type like any other', async () => {
     const body = '{"apiVersion":"v1","kind":"Secret","metadata":{"name":"proto-type"},"type":"constructor","stringData":{"__proto__":"p","toString":"t"}}';
     const res = await send({ method: 'POST', path: `${NS}/secrets`, body });

@@ -71,6 +71,42 @@ const cases: Case[] = [
   { name: 'an undeclared field in a list item', schema: POD, input: { spec: { containers: [{ name: 'a' }, { name: 'b', bogus: 1 }] } }, unknown: ['spec.containers[1].bogus'] },
 
   {
+    name: 'quantities are written back in canonical form (Quantity.String)',
+    schema: POD,
+    input: { spec: { containers: [{ name: 'a', resources: {
+      limits: { cpu: '1000m', memory: '1024Mi', a: 0.5, b: 1048576, c: ' 2 ', d: '1e3', e: '+1', f: '100m' },
+      requests: { cpu: '0.1', memory: '0.5Mi', g: '1.5Gi', h: '2000m', i: '0', j: '1500m' },
+    } }] } },
+    normalized: { spec: { containers: [{ name: 'a', resources: {
+      limits: { cpu: '1', memory: '1Gi', a: '500m', b: '1048576', c: '2', d: '1e3', e: '1', f: '100m' },
+      requests: { cpu: '100m', memory: '512Ki', g: '1536Mi', h: '2', i: '0', j: '1500m' },
+    } }] } },
+  },
+  {
+    name: 'times are written back in UTC: metav1.Time to the second, MicroTime with six digits',
+    schema: EVENT,
+    input: {
+      metadata: { creationTimestamp: '2024-01-01T00:00:00Z' },
+      firstTimestamp: '2024-01-01T03:04:05.5+02:00',
+      lastTimestamp: '2024-01-01T3:04:05Z',
+      eventTime: '2024-01-01T00:00:00.123456+02:00',
+      series: { count: 2, lastObservedTime: '2024-01-01T00:00:00,000001-00:30' },
+    },
+    normalized: {
+      metadata: { creationTimestamp: '2024-01-01T00:00:00Z' },
+      firstTimestamp: '2024-01-01T01:04:05Z',
+      lastTimestamp: '2024-01-01T03:04:05Z',
+      eventTime: '2023-12-31T22:00:00.123456Z',
+      series: { count: 2, lastObservedTime: '2024-01-01T00:30:00.000001Z' },
+    },
+  },
+  {
+    name: 'a time before year 0 is written with a sign, as Go formats it',
+    schema: CM,
+    input: meta({ creationTimestamp: '0000-01-01T00:30:00+01:00' }),
+    normalized: meta({ creationTimestamp: '-0001-12-31T23:30:00Z' }),
+  },
+  {
     name: 'nulls: absent fields, zero-valued list items and map values',
     schema: CM,
     input: { metadata: { name: 'a', namespace: null, labels: { a: null }, finalizers: [null, 'f'], creationTimestamp: null }, data: null, binaryData: { b: null } },

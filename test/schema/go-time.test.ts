@@ -2,16 +2,15 @@
 // off Go's time package (format.go's parse, format_rfc3339.go's fast path): the
 // corners where Go's general parser differs from RFC 3339 and from Date.parse.
 import { describe, expect, test } from 'vitest';
-import { parseGoTime, parseRfc3339, RFC3339_LAYOUT, RFC3339_MICRO_LAYOUT } from '../../src/schema/go-time.js';
+import { parseGoTime, parseRfc3339, RFC3339_LAYOUT, RFC3339_MICRO_LAYOUT, type GoTimeLayout } from '../../src/schema/go-time.js';
 
-const iso = (text: string) => {
-  const r = parseGoTime(RFC3339_LAYOUT, text);
+/** Go's error text, or the instant as an ISO string. */
+const parsedWith = (layout: GoTimeLayout) => (text: string) => {
+  const r = parseGoTime(layout, text);
   return r.error ?? new Date(r.ms).toISOString();
 };
-const micro = (text: string) => {
-  const r = parseGoTime(RFC3339_MICRO_LAYOUT, text);
-  return r.error ?? new Date(r.ms).toISOString();
-};
+const iso = parsedWith(RFC3339_LAYOUT);
+const micro = parsedWith(RFC3339_MICRO_LAYOUT);
 
 describe('time.Parse(time.RFC3339, …)', () => {
   const cases: { name: string; input: string; want: string }[] = [

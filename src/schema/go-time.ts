@@ -100,7 +100,7 @@ const HEX = '0123456789abcdef';
  * Go's quote in package time: printable ASCII as is (with `"` and `\` escaped),
  * every other byte of the UTF-8 text as \xNN.
  */
-export function goTimeQuote(s: string): string {
+function goTimeQuote(s: string): string {
   let out = '"';
   for (const ch of s) {
     const c = ch.codePointAt(0)!;

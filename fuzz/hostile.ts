@@ -277,7 +277,7 @@ function rawSeeds(): Seed[] {
 }
 
 /**
- * Hostile inputs of pod warnings, bindings and legacy tokens: n identical
+ * Hostile inputs of pod warnings, bindings, evictions and legacy tokens: n identical
  * container ports (the port warnings once made n²/2 messages and stopped the
  * server), Bindings with prototype-named keys and the wrong kind, a legacy token
  * Secret naming a prototype key as its account (the token controller reads it).
@@ -292,6 +292,9 @@ function portBindingTokenSeeds(): Seed[] {
     { name: 'hostile/pod-ports-10000', method: 'POST', path: resourcePath(pod), query: 'dryRun=All', contentType: MEDIA.json, format: 'json', doc: manyPorts as unknown as Json, resource: 'pods' },
     { name: 'hostile/binding-proto', method: 'POST', path: `${resourcePath(pod, { name: podName })}/binding`, query: 'dryRun=All', contentType: MEDIA.json, format: 'text', text: text(`{"apiVersion":"v1","kind":"Binding","metadata":{"name":"${podName}","__proto__":{"name":"x"}},"target":{"kind":"Node","name":"n","__proto__":{"polluted":1}}}`), resource: 'pods' },
     { name: 'hostile/binding-wrong-kind', method: 'POST', path: `${resourcePath(pod, { name: podName })}/binding`, query: 'dryRun=All', contentType: MEDIA.json, format: 'json', doc: binding({ kind: 'ConfigMap' }), resource: 'pods' },
+    // Evictions (dry runs, so the pool keeps its pods): prototype-named keys, and DeleteOptions of the wrong types.
+    { name: 'hostile/eviction-proto', method: 'POST', path: `${resourcePath(pod, { name: podName })}/eviction`, query: 'dryRun=All', contentType: MEDIA.json, format: 'text', text: text(`{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"${podName}","__proto__":{"name":"x"}},"deleteOptions":{"__proto__":{"dryRun":[]},"preconditions":{"constructor":"x"}}}`), resource: 'pods' },
+    { name: 'hostile/eviction-options-types', method: 'POST', path: `${resourcePath(pod, { name: podName })}/eviction`, query: 'dryRun=All', contentType: MEDIA.json, format: 'json', doc: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: podName }, deleteOptions: { gracePeriodSeconds: '5', dryRun: 'All', preconditions: [] } }, expect: { status: BAD }, resource: 'pods' },
     {
       name: 'hostile/legacy-token-proto-account',
       method: 'POST',

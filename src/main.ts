@@ -49,6 +49,7 @@ import { namespaces as namespacesDefinition } from './apis/core/v1/namespaces.js
 import { services as servicesDefinition } from './apis/core/v1/services.js';
 import { setSecretLabel } from './apis/core/v1/service-account-token.js';
 import { pods as podsDefinition } from './apis/core/v1/pods.js';
+import { podDisruptionBudgets } from './apis/policy/v1/pod-disruption-budgets.js';
 import { storageComponent } from './apis/core/v1/component-statuses.js';
 import { createTokenKeys, ensureSigningKeyPem } from './auth/serviceaccount/tokens.js';
 import { createServiceAccountAuthenticator } from './auth/authn/service-account.js';
@@ -162,6 +163,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
       authentication: { authenticator, apiAudiences: tokenKeys.apiAudiences },
       // Bindings write pods through the registry (declared below; used only once requests arrive).
       podStore: () => registry.store(podsDefinition),
+      podDisruptionBudgetStore: () => registry.store(podDisruptionBudgets),
       components: [storageComponent(options.storageBackend, () => storage.ping())],
     }),
   );

@@ -278,6 +278,25 @@ export function timeout(message: string, causes?: readonly StatusCause[], retryA
   });
 }
 
+/**
+ * 429 TooManyRequests (kube's NewTooManyRequests): retryAfterSeconds in the
+ * details and as Retry-After when above 0, and the causes given.
+ */
+export function tooManyRequests(message: string, retryAfterSeconds: number, causes?: readonly StatusCause[]): StatusError {
+  // StatusDetails' field order: causes, then retryAfterSeconds.
+  const details: StatusDetails = {
+    ...(causes === undefined ? {} : { causes }),
+    ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}),
+  };
+  return new StatusError({
+    code: 429,
+    reason: 'TooManyRequests',
+    message,
+    ...(Object.keys(details).length === 0 ? {} : { details }),
+    ...(retryAfterSeconds > 0 ? { headers: { 'Retry-After': String(retryAfterSeconds) } } : {}),
+  });
+}
+
 export function serviceUnavailable(message: string): StatusError {
   return new StatusError({ code: 503, reason: 'ServiceUnavailable', message });
 }

@@ -6,6 +6,7 @@
 // In-process callers that patch call the store's write with the subresource named
 // and a transform, which applies the change to the current view inside the same
 // optimistic write as PUT.
+import type { KubeObject } from '../../schema/object.js';
 import { internal } from '../../errors/status-error.js';
 import type { ResourceDefinition } from '../../registry/define-resource.js';
 import type { SubresourceStore } from '../../registry/store/types.js';
@@ -72,5 +73,14 @@ export const subresourceCreateHandler: Handler = async (request, reply, scope) =
   addWarnings(request, body.warnings);
   const result = await sub.create(body.object, { ...writeScopeOf(request, scope, options), name: scope.info.name });
   addWarnings(request, result.warnings);
-  return respond(request, reply, { code: 201, object: result.object, scope });
+  return respond(request, reply, { code: statusCodeOf(result.object) ?? 201, object: result.object, scope });
 };
+
+/**
+ * A Status the subresource answered with its own code (a failed eviction's 500)
+ * is sent with that code, as kube's create handler does; anything else is 201.
+ */
+function statusCodeOf(object: KubeObject): number | undefined {
+  const code = (object as { code?: unknown }).code;
+  return object.kind === 'Status' && typeof code === 'number' && Number.isInteger(code) && code >= 200 && code <= 599 ? code : undefined;
+}

@@ -6,7 +6,9 @@
 // The per-kind exports stay the kinds as declared, for tests.
 import type { Allocator } from '../../../registry/allocation.js';
 import type { ResourceDefinition } from '../../../registry/define-resource.js';
+import type { ResourceStore } from '../../../registry/store/types.js';
 import { bindings, withBinding, type PodStoreRef } from './bindings.js';
+import { withEviction } from './evictions.js';
 import { componentStatuses, type ProbedComponent } from './component-statuses.js';
 import { configMaps } from './config-maps.js';
 import { endpoints } from './endpoints.js';
@@ -62,8 +64,20 @@ export interface CoreV1Dependencies {
    * write pods through it. Absent: neither is served (tests that need no binding).
    */
   readonly podStore?: PodStoreRef;
+  /**
+   * The PodDisruptionBudgets store, reached once the registry exists: pods/eviction
+   * reads and takes from the budgets through it (with podStore). Absent: eviction is not served.
+   */
+  readonly podDisruptionBudgetStore?: () => ResourceStore;
   /** What componentstatuses probes (the storage backend). Absent: componentstatuses is not served. */
   readonly components?: readonly ProbedComponent[];
+}
+
+/** Pods with the subresources that write through the registry: binding, and eviction. */
+function podsWith(podStore: PodStoreRef | undefined, budgets: (() => ResourceStore) | undefined): ResourceDefinition {
+  if (podStore === undefined) return pods;
+  const bound = withBinding(pods, podStore);
+  return budgets === undefined ? bound : withEviction(bound, { pods: podStore, podDisruptionBudgets: budgets });
 }
 
 /** The core/v1 resources the server serves, in discovery's order. */
@@ -72,7 +86,7 @@ export function coreV1(deps: CoreV1Dependencies): ResourceDefinition[] {
   return compose({
     serviceAccounts: withTokenRequest(serviceAccounts, deps.tokenIssuer),
     services: { ...services, allocator: deps.serviceAllocator },
-    pods: podStore === undefined ? pods : withBinding(pods, podStore),
+    pods: podsWith(podStore, deps.podDisruptionBudgetStore),
     ...(podStore === undefined ? {} : { bindings: bindings(podStore) }),
     ...(deps.components === undefined ? {} : { componentStatuses: componentStatuses({ components: deps.components }) }),
   });

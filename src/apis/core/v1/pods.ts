@@ -115,6 +115,7 @@ export const pods = defineResource({
     returnDeletedObject: true,
     selectableFields,
   },
-  // TODO(#3): binding, eviction, log, exec, attach, portforward, ephemeralcontainers, resize.
+  // Binding and eviction are added where the registry is reachable (index.ts). Not
+  // served: log, exec, attach, portforward, proxy, ephemeralcontainers, resize.
   subresources: { status: { verbs: ['get', 'patch', 'update'], path: 'status' } },
 });

@@ -12,8 +12,11 @@
 // delete that is not a dry run, the pod gets the DisruptionTarget condition
 // through pods/status. The answer is kube's Success Status with code 201.
 //
-// One departure: kube retries a lost race on the PDB or the pod with 500 ms
-// pauses, up to 20 times; kapi retries at once (the race is within one process).
+// Two departures: kube retries a lost race on the PDB or the pod with 500 ms
+// pauses, up to 20 times, where kapi retries at once (the race is within one
+// process); and a dryRun in the Eviction that contradicts the request's is a plain
+// error in kube, so a 500, where kapi answers the same text as a 400, as a
+// client's mistake deserves.
 import { badRequest, conflict, forbidden, isStatusError, tooManyRequests, type StatusCause } from '../../../errors/status-error.js';
 import type { SubresourceCreateContext, SubresourceDefinition } from '../../../registry/strategy.js';
 import type { ResourceDefinition } from '../../../registry/define-resource.js';

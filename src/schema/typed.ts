@@ -17,8 +17,8 @@
 // pays for the values it carries, not for reading the schema again.
 import { followRefs, type Definitions, type OpenApiSchema, type ResolvedSchema } from './definitions.js';
 import { renderFieldPath, setOwnField } from './field-path.js';
-import { goJsonType } from './object.js';
-import { checkBase64, checkIntOrString, INT32, INT64, SchemaTypeError, SELF_DECODING, type SelfDecoding } from './typed-values.js';
+import { cloneJson, goJsonType } from './object.js';
+import { checkBase64, checkIntOrString, INT32, INT64, isSchemaTypeError, SchemaTypeError, SELF_DECODING, type SelfDecoding } from './typed-values.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
@@ -77,6 +77,25 @@ export function checkTyped(schemaName: string, obj: unknown, definitions: Defini
     w.found = undefined;
     w.compiler = IDLE;
   }
+}
+
+/**
+ * A stored object as the typed walk leaves a body today — quantities and times in
+ * the form kube writes them back — when that differs from `obj`; undefined when it
+ * is already so, or when the walk refuses it. For objects stored before kapi
+ * rewrote those values: compared with an update in today's form, they would show
+ * changes nobody made. `obj` itself is not touched (stored objects are frozen).
+ */
+export function canonicalCopy(schemaName: string, obj: unknown, definitions: Definitions): unknown {
+  const copy = cloneJson(obj);
+  try {
+    checkTyped(schemaName, copy, definitions);
+  } catch (err) {
+    if (isSchemaTypeError(err)) return undefined;
+    throw err;
+  }
+  // The walk replaces values where they are, so member order is kept: equal text is equal content.
+  return JSON.stringify(copy) === JSON.stringify(obj) ? undefined : copy;
 }
 
 interface UnknownField {

@@ -5,12 +5,16 @@
 // only their cause. An update runs validateUpdate, or validate when the kind has
 // no update rules; a status-like subresource may declare rules of its own (kube's
 // separate status strategies). On update, schema causes the stored object already
-// had are not reported (ratcheting), so objects stored before a rule stay writable.
+// had are not reported (ratcheting), so objects stored before a rule stay writable;
+// likewise a refused update is judged again against the stored object in today's
+// canonical form (quantities, times), which objects stored by an earlier kapi lack.
 import { invalid } from '../../../errors/status-error.js';
 import type { FieldError } from '../../../errors/field-errors.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../validation/object-meta.js';
 import { schemaValidatorFor, withoutCoveredFields, withoutStoredCauses } from '../../validation/schema.js';
 import { writeName, type WriteStep } from '../state.js';
+import { canonicalCopy } from '../../../schema/typed.js';
+import type { KubeObject } from '../../../schema/object.js';
 
 export const validate: WriteStep = {
   name: 'validate',
@@ -29,6 +33,13 @@ export const validate: WriteStep = {
       const update = own ?? def.strategy.validateUpdate;
       meta = validateObjectMetaUpdate(object, current);
       kind = update !== undefined ? update(object, current, context) : (def.strategy.validate?.(object, context) ?? []);
+      if (kind.length > 0 && update !== undefined) {
+        // An object stored before kapi wrote quantities and times back as kube does
+        // ("1000m" where an update now carries "1") is compared in today's form, so
+        // an immutable field nobody changed is not refused; only refused updates pay.
+        const canonical = canonicalCopy(def.schema.name, current, def.schema.definitions) as KubeObject | undefined;
+        if (canonical !== undefined) kind = update(object, canonical, context);
+      }
       if (fromSchema.length > 0) fromSchema = withoutStoredCauses(fromSchema, schema.validate(current));
     }
     if (meta.length === 0 && kind.length === 0 && fromSchema.length === 0) return;

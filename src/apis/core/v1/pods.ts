@@ -34,7 +34,11 @@ function prepareForCreate(pod: KubeObject): void {
 }
 
 export function validatePod(pod: KubeObject): FieldError[] {
-  return validatePodSpec(objectAt(pod, 'spec') ?? {}, path('spec'), { requireImage: true });
+  const spec = objectAt(pod, 'spec') ?? {};
+  const errs = validatePodSpec(spec, path('spec'), { requireImage: true });
+  // ValidatePodCreate: ephemeral containers come only through pods/ephemeralcontainers.
+  if (arrayAt(spec, 'ephemeralContainers').length > 0) errs.push(forbiddenField(path('spec', 'ephemeralContainers'), 'cannot be set on create'));
+  return errs;
 }
 
 /** Copies what a pod update may change from next onto a copy of prev's spec and compares. */

@@ -120,6 +120,7 @@ const invalidCases: { name: string; spec: Record<string, unknown>; want: string[
     ],
   },
   { name: 'duplicate container name', spec: { containers: [nginx, nginx] }, want: ['spec.containers[1].name: Duplicate value: "nginx"'] },
+  { name: 'ephemeral containers on create', spec: { containers: [nginx], ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }, want: ['spec.ephemeralContainers: Forbidden: cannot be set on create'] },
   {
     name: 'bad restartPolicy',
     spec: { containers: [nginx], restartPolicy: 'Sometimes' },

@@ -80,6 +80,11 @@ export function path(...names: string[]): FieldPath {
   return FieldPath.root(...names);
 }
 
+/** Go's field.NewPath(""): the whole object, which kube prints as an empty subscript, `[]`. */
+export function unnamedPath(): FieldPath {
+  return FieldPath.ROOT.key('');
+}
+
 /**
  * A value kube prints with Go's %#v rather than as data: a struct
  * (`rbac.RoleRef{APIGroup:"…", …}`), an unsigned number (`0x0`). Shown as is.

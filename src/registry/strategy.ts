@@ -107,6 +107,18 @@ export interface SubresourceDefinition {
    */
   readonly paths?: readonly string[];
   /**
+   * Like paths, for a subresource whose writes change what no fixed path names
+   * (pods/resize: each container's resources and resizePolicy): copies what
+   * survives of the request's view onto `next`, a mutable copy of the stored object.
+   */
+  readonly copyFromRequest?: (next: KubeObject, view: KubeObject) => void;
+  /**
+   * System fields a write through this subresource sets (pods/ephemeralcontainers
+   * and pods/resize move metadata.generation, as a spec write does); absent: none,
+   * as for status.
+   */
+  readonly prepareForUpdate?: (next: KubeObject, prev: KubeObject, ctx: WriteContext) => void;
+  /**
    * Validation of a write through this subresource (kube's separate status
    * strategies); absent: the parent's validateUpdate (or validate). Scale writes
    * always run the parent's strategy instead.

@@ -143,6 +143,8 @@ export interface StoreHarness {
   update(def: ResourceDefinition, obj: KubeObject): Promise<WriteOutcome>;
   /** PUT of the status subresource, filled in the same way. */
   updateStatus(def: ResourceDefinition, obj: KubeObject): Promise<WriteOutcome>;
+  /** PUT of another declared subresource (pods/resize), filled in the same way. */
+  updateSubresource(def: ResourceDefinition, subresource: string, obj: KubeObject): Promise<WriteOutcome>;
   /** The stored object, or undefined when there is none. */
   get(def: ResourceDefinition, at: { name: string; namespace?: string }): Promise<KubeObject | undefined>;
   close(): Promise<void>;
@@ -201,6 +203,13 @@ export async function createStoreHarness(opts: HarnessOptions = {}): Promise<Sto
     return { ...obj, metadata: { ...obj.metadata, resourceVersion: current.metadata.resourceVersion } };
   }
 
+  async function updateSubresource(def: ResourceDefinition, name: string, obj: KubeObject): Promise<WriteOutcome> {
+    const sub = registry.store(def).subresource(name);
+    if (sub === undefined) throw new Error(`${def.plural} declares no ${name} subresource`);
+    const body = await withStoredVersion(def, structuredClone(obj));
+    return write(def, body, (scope) => sub.update(body, { name: scope.name, ...(scope.namespace === undefined ? {} : { namespace: scope.namespace }) }));
+  }
+
   return {
     registry,
     storage,
@@ -211,12 +220,8 @@ export async function createStoreHarness(opts: HarnessOptions = {}): Promise<Sto
       const body = await withStoredVersion(def, structuredClone(obj));
       return write(def, body, (scope) => registry.store(def).update(body, { name: scope.name, ...(scope.namespace === undefined ? {} : { namespace: scope.namespace }) }));
     },
-    updateStatus: async (def, obj) => {
-      const status = registry.store(def).subresource('status');
-      if (status === undefined) throw new Error(`${def.plural} declares no status subresource`);
-      const body = await withStoredVersion(def, structuredClone(obj));
-      return write(def, body, (scope) => status.update(body, { name: scope.name, ...(scope.namespace === undefined ? {} : { namespace: scope.namespace }) }));
-    },
+    updateStatus: (def, obj) => updateSubresource(def, 'status', obj),
+    updateSubresource,
     close: () => storage.close(),
   };
 }

@@ -13,7 +13,7 @@ import { isDNS1123Label, matchesDNS1123Label } from '../../../registry/validatio
 import { addAnnotationErrors } from '../../../registry/validation/object-meta.js';
 import { LabelSelectorError, labelSelectorRequirements, matchesLabels, renderLabelSelector, type LabelRequirement, type LabelSelector } from '../../../schema/label-selector.js';
 import { type Json, ensureObject, objectAt, stringAt } from '../../core/v1/helpers.js';
-import { type PodSpecOptions, addPodSpecErrors } from '../../core/v1/pod-spec-validation.js';
+import { type PodSpecOptions, addPodSpecErrors, addTemplateEphemeralErrors } from '../../core/v1/pod-spec-validation.js';
 import { addWorkloadTemplateWarnings, workloadTemplateWarnings } from '../../core/v1/pod-warnings.js';
 import { defaultTemplate } from '../../core/v1/pod-templates.js';
 
@@ -142,9 +142,7 @@ function addPodTemplateErrors(errs: FieldError[], template: Json, tp: FieldPath)
   const annotations = objectAt(meta, 'annotations') as Record<string, string> | undefined;
   if (annotations !== undefined) addAnnotationErrors(errs, annotations, tp.child('annotations'));
   addPodSpecErrors(errs, spec, tp.child('spec'), TEMPLATE_POD_SPEC);
-  if (Array.isArray(spec.ephemeralContainers) && spec.ephemeralContainers.length > 0) {
-    errs.push(forbiddenField(tp.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
-  }
+  addTemplateEphemeralErrors(errs, spec, tp.child('spec'));
 }
 
 const TEMPLATE_POD_SPEC: PodSpecOptions = Object.freeze({ requireImage: false });

@@ -3,7 +3,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import { configMapTable } from './config-maps-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, forbiddenField, path, tooLong } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, forbiddenField, path, tooLong, unnamedPath } from '../../../errors/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
 import { MAX_SECRET_SIZE, dataSize, validateDataKeys } from './helpers.js';
 
@@ -15,7 +15,7 @@ export function validateConfigMap(cm: KubeObject): FieldError[] {
     ...validateDataKeys(cm.binaryData, path('binaryData'), { data: cm.data, name: 'data' }),
   ];
   // Kube reports the size on the whole object (an empty field path).
-  if (dataSize(cm.data, false) + dataSize(cm.binaryData, true) > MAX_SECRET_SIZE) errs.push(tooLong(path(''), MAX_SECRET_SIZE));
+  if (dataSize(cm.data, false) + dataSize(cm.binaryData, true) > MAX_SECRET_SIZE) errs.push(tooLong(unnamedPath(), MAX_SECRET_SIZE));
   return errs;
 }
 

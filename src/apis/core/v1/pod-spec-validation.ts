@@ -178,6 +178,71 @@ function addContainerErrors(errs: FieldError[], c: Json, name: string, lp: Field
   addResourceErrors(errs, c, lp, ci);
 }
 
+/**
+ * The members an ephemeral container may not set (kube's allow-list over
+ * EphemeralContainerCommon), in the Go struct's order, which is the order kube reports them.
+ */
+const EPHEMERAL_FORBIDDEN = [
+  'ports',
+  'resources',
+  'resizePolicy',
+  'restartPolicy',
+  'restartPolicyRules',
+  'livenessProbe',
+  'readinessProbe',
+  'startupProbe',
+  'lifecycle',
+] as const;
+const EPHEMERAL_FORBIDDEN_MESSAGE = 'cannot be set for an Ephemeral Container';
+
+/**
+ * Whether a member holds Go's zero value after decoding: absent or null for the
+ * pointers and lists; resources (a struct) only when none of its members is set,
+ * so `resources: {}` (what defaulting writes) passes and `limits: {}` does not.
+ */
+function isZeroMember(c: Json, field: string): boolean {
+  const v = c[field];
+  if (v === undefined || v === null) return true;
+  if (field !== 'resources' || typeof v !== 'object' || Array.isArray(v)) return false;
+  for (const k in v) if (Object.hasOwn(v, k) && (v as Json)[k] !== undefined && (v as Json)[k] !== null) return false;
+  return true;
+}
+
+/**
+ * kube's validateEphemeralContainers: each is checked as a container is, its name
+ * is unique among every container of the pod, its targetContainerName names a
+ * regular or init container, and it sets none of the members it may not have.
+ * `names` holds the regular and init container names; ephemeral names join it.
+ */
+function addEphemeralContainerErrors(errs: FieldError[], spec: Json, p: FieldPath, volumeNames: ReadonlySet<string>, names: Set<string>, opts: PodSpecOptions): void {
+  const ephemeral = itemsAt(spec, 'ephemeralContainers');
+  if (ephemeral.length === 0) return;
+  const targets = new Set(names);
+  const lp = p.child('ephemeralContainers');
+  for (let i = 0; i < ephemeral.length; i++) {
+    const c = ephemeral[i]!;
+    const name = stringAt(c, 'name');
+    // kube requires the image of an ephemeral container even in a template (where it refuses them anyway).
+    addContainerErrors(errs, c, name, lp, i, volumeNames, { ...opts, requireImage: true });
+    if (names.has(name)) errs.push(duplicate(lp.index(i).child('name'), name));
+    names.add(name);
+    const target = stringAt(c, 'targetContainerName');
+    if (target !== '' && !targets.has(target)) errs.push(notFound(lp.index(i).child('targetContainerName'), target));
+    for (const field of EPHEMERAL_FORBIDDEN) if (!isZeroMember(c, field)) errs.push(forbiddenField(lp.index(i).child(field), EPHEMERAL_FORBIDDEN_MESSAGE));
+    const mounts = itemsAt(c, 'volumeMounts');
+    for (let m = 0; m < mounts.length; m++) {
+      for (const field of ['subPath', 'subPathExpr']) {
+        if (stringAt(mounts[m], field) !== '') errs.push(forbiddenField(lp.index(i).child('volumeMounts').index(m).child(field), EPHEMERAL_FORBIDDEN_MESSAGE));
+      }
+    }
+  }
+}
+
+/** ValidatePodTemplateSpec's rule: a template (PodTemplate, a controller's) has no ephemeral containers. */
+export function addTemplateEphemeralErrors(errs: FieldError[], spec: Json, specPath: FieldPath): void {
+  if (itemsAt(spec, 'ephemeralContainers').length > 0) errs.push(forbiddenField(specPath.child('ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
+}
+
 export function validateTolerations(spec: Json, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const tolerations = itemsAt(spec, 'tolerations');
@@ -217,6 +282,7 @@ export function addPodSpecErrors(errs: FieldError[], spec: Json, p: FieldPath, o
       seen.add(name);
     }
   }
+  addEphemeralContainerErrors(errs, spec, p, volumeNames, seen, opts);
   const restartPolicy = stringAt(spec, 'restartPolicy');
   if (!isOneOf(restartPolicy, RESTART_POLICIES)) errs.push(oneOfError(restartPolicy, RESTART_POLICIES, p.child('restartPolicy')));
   const dnsPolicy = stringAt(spec, 'dnsPolicy');

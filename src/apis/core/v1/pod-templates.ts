@@ -7,7 +7,7 @@ import { type FieldError, type FieldPath, path } from '../../../errors/field-err
 import { validateLabels } from '../../../registry/validation/label-selector.js';
 import { type Json, bumpGenerationIfChanged, ensureObject, objectAt } from './helpers.js';
 import { defaultPodSpec } from './pod-spec-defaults.js';
-import { validatePodSpec } from './pod-spec-validation.js';
+import { addTemplateEphemeralErrors, validatePodSpec } from './pod-spec-validation.js';
 import { workloadTemplateWarnings } from './pod-warnings.js';
 
 /** Defaults of a PodTemplateSpec embedded anywhere (templates, RCs). */
@@ -17,10 +17,10 @@ export function defaultTemplate(template: Json): void {
 
 export function validateTemplate(template: Json | undefined, p: FieldPath): FieldError[] {
   const meta = objectAt(template, 'metadata');
-  return [
-    ...validateLabels(meta?.labels, p.child('metadata', 'labels')),
-    ...validatePodSpec(objectAt(template, 'spec') ?? {}, p.child('spec'), { requireImage: false }),
-  ];
+  const spec = objectAt(template, 'spec') ?? {};
+  const errs = [...validateLabels(meta?.labels, p.child('metadata', 'labels')), ...validatePodSpec(spec, p.child('spec'), { requireImage: false })];
+  addTemplateEphemeralErrors(errs, spec, p.child('spec'));
+  return errs;
 }
 
 const TEMPLATE = path('template');

@@ -1,7 +1,8 @@
 // Pods: defaults of the pod spec, status Pending with a computed QoS class on
 // create, and kube's rule that a running pod's spec is frozen except for images,
 // a shorter activeDeadlineSeconds, added tolerations and a negative grace period
-// raised to 1. Status and binding are written through subresources.
+// raised to 1. Status, binding, ephemeral containers and resources are written
+// through subresources (pod-subresources.ts).
 import { defineResource } from '../../../registry/define-resource.js';
 import { podTable } from './pods-table.js';
 import type { KubeObject } from '../../../schema/object.js';
@@ -12,6 +13,7 @@ import { defaultPodRequests, defaultPodSpec } from './pod-spec-defaults.js';
 import { validatePodSpec } from './pod-spec-validation.js';
 import { podQOSClass } from './pod-qos.js';
 import { podWarnings } from './pod-warnings.js';
+import { EPHEMERAL_CONTAINERS_SUBRESOURCE, RESIZE_SUBRESOURCE } from './pod-subresources.js';
 
 export const POD_UPDATE_FORBIDDEN =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
@@ -120,6 +122,10 @@ export const pods = defineResource({
     selectableFields,
   },
   // Binding and eviction are added where the registry is reachable (index.ts). Not
-  // served: log, exec, attach, portforward, proxy, ephemeralcontainers, resize.
-  subresources: { status: { verbs: ['get', 'patch', 'update'], path: 'status' } },
+  // served (they need a kubelet): log, exec, attach, portforward, proxy.
+  subresources: {
+    status: { verbs: ['get', 'patch', 'update'], path: 'status' },
+    ephemeralcontainers: EPHEMERAL_CONTAINERS_SUBRESOURCE,
+    resize: RESIZE_SUBRESOURCE,
+  },
 });

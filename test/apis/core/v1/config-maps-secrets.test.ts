@@ -32,7 +32,7 @@ const configMapCases: { name: string; input: KubeObject; want: string[] }[] = [
     input: { metadata: meta, data: { k: 'x' }, binaryData: { k: b64('x') } },
     want: ['data[k]: Invalid value: "k": duplicate of key present in binaryData', 'binaryData[k]: Invalid value: "k": duplicate of key present in data'],
   },
-  { name: 'too large', input: { metadata: meta, data: { k: 'x'.repeat(1024 * 1024 + 1) } }, want: [': Too long: may not be more than 1048576 bytes'] },
+  { name: 'too large', input: { metadata: meta, data: { k: 'x'.repeat(1024 * 1024 + 1) } }, want: ['[]: Too long: may not be more than 1048576 bytes'] },
 ];
 
 describe('ConfigMap create', () => {

@@ -277,10 +277,11 @@ function rawSeeds(): Seed[] {
 }
 
 /**
- * Hostile inputs of pod warnings, bindings, evictions and legacy tokens: n identical
- * container ports (the port warnings once made n²/2 messages and stopped the
- * server), Bindings with prototype-named keys and the wrong kind, a legacy token
- * Secret naming a prototype key as its account (the token controller reads it).
+ * Hostile inputs of pod warnings, bindings, evictions, ephemeral containers, resizes
+ * and legacy tokens: n identical container ports (the port warnings once made n²/2
+ * messages and stopped the server), Bindings with prototype-named keys and the wrong
+ * kind, ephemeral containers and resizes with prototype-named keys and wrong types, a
+ * legacy token Secret naming a prototype key as its account (the token controller reads it).
  */
 function portBindingTokenSeeds(): Seed[] {
   const pod = byKind('Pod');
@@ -294,6 +295,11 @@ function portBindingTokenSeeds(): Seed[] {
     { name: 'hostile/binding-wrong-kind', method: 'POST', path: `${resourcePath(pod, { name: podName })}/binding`, query: 'dryRun=All', contentType: MEDIA.json, format: 'json', doc: binding({ kind: 'ConfigMap' }), resource: 'pods' },
     // Evictions (dry runs, so the pool keeps its pods): prototype-named keys, and DeleteOptions of the wrong types.
     { name: 'hostile/eviction-proto', method: 'POST', path: `${resourcePath(pod, { name: podName })}/eviction`, query: 'dryRun=All', contentType: MEDIA.json, format: 'text', text: text(`{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"${podName}","__proto__":{"name":"x"}},"deleteOptions":{"__proto__":{"dryRun":[]},"preconditions":{"constructor":"x"}}}`), resource: 'pods' },
+    // Ephemeral containers and resizes (dry runs): prototype-named containers and keys, forbidden members, lists of the wrong shape.
+    { name: 'hostile/ephemeral-proto', method: 'PATCH', path: `${resourcePath(pod, { name: podName })}/ephemeralcontainers`, query: 'dryRun=All', contentType: MEDIA.strategic, format: 'text', text: text('{"spec":{"ephemeralContainers":[{"name":"__proto__","image":"busybox","constructor":{"x":1},"ports":[{"containerPort":1}]}],"__proto__":{"polluted":1}}}'), resource: 'pods' },
+    { name: 'hostile/ephemeral-not-a-list', method: 'PATCH', path: `${resourcePath(pod, { name: podName })}/ephemeralcontainers`, query: 'dryRun=All', contentType: MEDIA.mergePatch, format: 'json', doc: { spec: { ephemeralContainers: { name: 'x' } } }, resource: 'pods' },
+    { name: 'hostile/resize-proto', method: 'PATCH', path: `${resourcePath(pod, { name: podName })}/resize`, query: 'dryRun=All', contentType: MEDIA.strategic, format: 'text', text: text('{"spec":{"containers":[{"name":"__proto__","resources":{"limits":{"__proto__":"1","constructor":"2"}}}],"resources":{"requests":{"toString":"1"}}}}'), resource: 'pods' },
+    { name: 'hostile/resize-types', method: 'PATCH', path: `${resourcePath(pod, { name: podName })}/resize`, query: 'dryRun=All', contentType: MEDIA.mergePatch, format: 'json', doc: { spec: { containers: [{ name: 'c', resources: { requests: { cpu: [1] }, limits: 'x' }, resizePolicy: {} }] } }, resource: 'pods' },
     { name: 'hostile/eviction-options-types', method: 'POST', path: `${resourcePath(pod, { name: podName })}/eviction`, query: 'dryRun=All', contentType: MEDIA.json, format: 'json', doc: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: podName }, deleteOptions: { gracePeriodSeconds: '5', dryRun: 'All', preconditions: [] } }, expect: { status: BAD }, resource: 'pods' },
     {
       name: 'hostile/legacy-token-proto-account',

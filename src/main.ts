@@ -49,6 +49,7 @@ import { namespaces as namespacesDefinition } from './apis/core/v1/namespaces.js
 import { services as servicesDefinition } from './apis/core/v1/services.js';
 import { setSecretLabel } from './apis/core/v1/service-account-token.js';
 import { pods as podsDefinition } from './apis/core/v1/pods.js';
+import { podResizeAdmissionFromStorage } from './apis/core/v1/pod-resize-admission.js';
 import { podDisruptionBudgets } from './apis/policy/v1/pod-disruption-budgets.js';
 import { storageComponent } from './apis/core/v1/component-statuses.js';
 import { createTokenKeys, ensureSigningKeyPem } from './auth/serviceaccount/tokens.js';
@@ -171,7 +172,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     storage,
     catalog,
     // kube's Priority plugin reads the other classes (one global default, system classes kept).
-    admission: createAdmissionChain({ plugins: [...defaultAdmissionPlugins(), priorityAdmissionFromStorage(storage)] }),
+    admission: createAdmissionChain({ plugins: [...defaultAdmissionPlugins(), priorityAdmissionFromStorage(storage), podResizeAdmissionFromStorage(storage)] }),
     clock: () => new Date(),
     lookup: namespaceCache,
   });

@@ -190,13 +190,14 @@ export function unauthorized(message = 'Unauthorized'): StatusError {
 }
 
 /** Forbidden for an authorization denial or a policy refusal of a named object. */
-export function forbidden(gr: GroupResource, name: string, why: string): StatusError {
+/** 403 Forbidden naming the object; `causes` only where kube adds them (PodResizeValidator's reason). */
+export function forbidden(gr: GroupResource, name: string, why: string, causes?: StatusCause[]): StatusError {
   const subject = name === '' ? qualifiedResource(gr) : `${qualifiedResource(gr)} "${name}"`;
   return new StatusError({
     code: 403,
     reason: 'Forbidden',
     message: `${subject} is forbidden: ${why}`,
-    details: detailsFor(gr, name),
+    details: detailsFor(gr, name, causes === undefined ? {} : { causes }),
   });
 }
 

@@ -167,6 +167,41 @@ describe('pods/resize', () => {
     expect(await stored('rz-refused')).toEqual(before);
   });
 
+  test('a bound pod must fit its node (PodResizeValidator): 403 with kube\'s text and cause', async () => {
+    const node = (name: string, labels: Record<string, string>) => send('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name, labels } });
+    expect((await node('small', { 'kubernetes.io/os': 'linux' })).status).toBe(201);
+    const withStatus = (await send('GET', '/api/v1/nodes/small')).json();
+    withStatus.status = { allocatable: { cpu: '1', memory: '1Gi' } };
+    expect((await send('PUT', '/api/v1/nodes/small/status', withStatus)).status).toBe(200);
+    expect((await node('win', { 'kubernetes.io/os': 'windows' })).status).toBe(201);
+    const bound = async (name: string, nodeName: string) => {
+      const a = await send('POST', PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName, containers: [burstable] } });
+      expect(a.status, a.body.toString()).toBe(201);
+    };
+    await bound('fits', 'small');
+    expect((await resize('fits', { requests: { cpu: '150m' } })).status).toBe(200);
+    const tooBig = await resize('fits', { requests: { cpu: '2', memory: '2Gi' }, limits: { cpu: '3', memory: '3Gi' } });
+    expect(tooBig.status).toBe(403);
+    expect(tooBig.json()).toMatchObject({
+      kind: 'Status',
+      reason: 'Forbidden',
+      code: 403,
+      message: `pods "fits" is forbidden: node didn't have enough allocatable resources: cpu, requested: 2000, allocatable: 1000; memory, requested: ${2 * 2 ** 30}, allocatable: ${2 ** 30}`,
+      details: { name: 'fits', kind: 'pods', causes: [{ reason: 'NodeCapacity' }] },
+    });
+    expect((await stored('fits')).spec.containers[0].resources.requests.cpu).toBe('150m');
+    await bound('on-windows', 'win');
+    const win = await resize('on-windows', { requests: { cpu: '150m' } });
+    expect(win.status).toBe(403);
+    expect(win.json()).toMatchObject({ message: 'pods "on-windows" is forbidden: pod resize is only supported on linux nodes, node "win" is "windows"', details: { causes: [{ reason: 'UnsupportedPlatform' }] } });
+    await bound('on-ghost', 'ghost');
+    const ghost = await resize('on-ghost', { requests: { cpu: '150m' } });
+    expect(ghost.status).toBe(403);
+    expect(ghost.json().message).toBe('pods "on-ghost" is forbidden: node "ghost" not found');
+    // A resize that changes nothing does not move generation, and needs no node.
+    expect((await resize('on-ghost', { requests: { cpu: '100m' } })).status).toBe(200);
+  });
+
   test('kubectl 1.33 patch --subresource resize', async () => {
     const binary = binaries.find((b) => b.name === 'kubectl.1.33');
     if (binary === undefined) return;

@@ -319,3 +319,26 @@ describe('pods/resize', () => {
     expect((got.stored?.spec as Spec).resources).toEqual({ requests: { cpu: '600m' } });
   });
 });
+
+describe('podRequests: what a pod asks of its node (PodResizeValidator)', () => {
+  const c = (name: string, cpu: string, memory: string, restartPolicy?: string) => ({ name, image: 'x', resources: { requests: { cpu, memory } }, ...(restartPolicy === undefined ? {} : { restartPolicy }) });
+  const rows: { name: string; spec: Spec; want: { cpu: number; memory: number } }[] = [
+    { name: 'containers add up', spec: { containers: [c('a', '100m', '1Mi'), c('b', '200m', '1Mi')] }, want: { cpu: 0.3, memory: 2 * 2 ** 20 } },
+    { name: 'a larger init container wins', spec: { containers: [c('a', '100m', '1Mi')], initContainers: [c('i', '1', '1Ki')] }, want: { cpu: 1, memory: 2 ** 20 } },
+    {
+      name: 'sidecars run beside the containers and the init containers after them',
+      spec: { containers: [c('a', '100m', '1Mi')], initContainers: [c('s', '200m', '1Mi', 'Always'), c('i', '250m', '1Ki')] },
+      want: { cpu: 0.45, memory: 2 * 2 ** 20 },
+    },
+    { name: 'pod-level requests replace the sum', spec: { containers: [c('a', '100m', '1Mi')], resources: { requests: { cpu: '2' } } }, want: { cpu: 2, memory: 2 ** 20 } },
+    { name: 'overhead is added', spec: { containers: [c('a', '100m', '1Mi')], overhead: { cpu: '50m' } }, want: { cpu: 0.15, memory: 2 ** 20 } },
+  ];
+  for (const row of rows) {
+    test(row.name, async () => {
+      const { podRequests } = await import('../../../../src/apis/core/v1/pod-resize-admission.js');
+      const got = podRequests(row.spec);
+      expect(got.cpu).toBeCloseTo(row.want.cpu, 9);
+      expect(got.memory).toBe(row.want.memory);
+    });
+  }
+});

@@ -300,6 +300,9 @@ function portBindingTokenSeeds(): Seed[] {
     { name: 'hostile/ephemeral-not-a-list', method: 'PATCH', path: `${resourcePath(pod, { name: podName })}/ephemeralcontainers`, query: 'dryRun=All', contentType: MEDIA.mergePatch, format: 'json', doc: { spec: { ephemeralContainers: { name: 'x' } } }, resource: 'pods' },
     { name: 'hostile/resize-proto', method: 'PATCH', path: `${resourcePath(pod, { name: podName })}/resize`, query: 'dryRun=All', contentType: MEDIA.strategic, format: 'text', text: text('{"spec":{"containers":[{"name":"__proto__","resources":{"limits":{"__proto__":"1","constructor":"2"}}}],"resources":{"requests":{"toString":"1"}}}}'), resource: 'pods' },
     { name: 'hostile/resize-types', method: 'PATCH', path: `${resourcePath(pod, { name: podName })}/resize`, query: 'dryRun=All', contentType: MEDIA.mergePatch, format: 'json', doc: { spec: { containers: [{ name: 'c', resources: { requests: { cpu: [1] }, limits: 'x' }, resizePolicy: {} }] } }, resource: 'pods' },
+    // pods/log: options of the wrong types and prototype-named containers (the fuzz pods have no node: 204 at best).
+    { name: 'hostile/log-options', method: 'GET', path: `${resourcePath(pod, { name: podName })}/log`, query: 'tailLines=-1&limitBytes=abc&sinceTime=0001-13-01T00:00:00Z&follow=', format: 'none', resource: 'pods' },
+    { name: 'hostile/log-proto-container', method: 'GET', path: `${resourcePath(pod, { name: podName })}/log`, query: 'container=__proto__&__proto__=x&constructor=1', format: 'none', resource: 'pods' },
     { name: 'hostile/eviction-options-types', method: 'POST', path: `${resourcePath(pod, { name: podName })}/eviction`, query: 'dryRun=All', contentType: MEDIA.json, format: 'json', doc: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: podName }, deleteOptions: { gracePeriodSeconds: '5', dryRun: 'All', preconditions: [] } }, expect: { status: BAD }, resource: 'pods' },
     {
       name: 'hostile/legacy-token-proto-account',

@@ -50,6 +50,7 @@ import { services as servicesDefinition } from './apis/core/v1/services.js';
 import { setSecretLabel } from './apis/core/v1/service-account-token.js';
 import { pods as podsDefinition } from './apis/core/v1/pods.js';
 import { podResizeAdmissionFromStorage } from './apis/core/v1/pod-resize-admission.js';
+import { DEFAULT_KUBELET_CLIENT } from './apis/core/v1/kubelet-client.js';
 import { podDisruptionBudgets } from './apis/policy/v1/pod-disruption-budgets.js';
 import { storageComponent } from './apis/core/v1/component-statuses.js';
 import { createTokenKeys, ensureSigningKeyPem } from './auth/serviceaccount/tokens.js';
@@ -166,6 +167,12 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
       podStore: () => registry.store(podsDefinition),
       podDisruptionBudgetStore: () => registry.store(podDisruptionBudgets),
       components: [storageComponent(options.storageBackend, () => storage.ping())],
+      kubelet: {
+        preferredAddressTypes: options.kubelet.preferredAddressTypes,
+        defaultPort: DEFAULT_KUBELET_CLIENT.defaultPort,
+        ...(files.kubeletCertPem === undefined || files.kubeletKeyPem === undefined ? {} : { clientCert: Buffer.from(files.kubeletCertPem), clientKey: Buffer.from(files.kubeletKeyPem) }),
+        ...(files.kubeletCaPem === undefined ? {} : { ca: Buffer.from(files.kubeletCaPem) }),
+      },
     }),
   );
   const registry = createRegistry({

@@ -22,7 +22,7 @@ import { deleteCollectionHandler, deleteHandler } from './handlers/delete.js';
 import { getHandler } from './handlers/get.js';
 import { listHandler } from './handlers/list.js';
 import { patchHandler } from './handlers/patch.js';
-import { subresourceCreateHandler, subresourceGetHandler, subresourceType, subresourceUpdateHandler } from './handlers/subresource.js';
+import { subresourceConnectHandler, subresourceCreateHandler, subresourceGetHandler, subresourceType, subresourceUpdateHandler } from './handlers/subresource.js';
 import { subresourcePatchHandler } from './handlers/subresource-patch.js';
 import { addWarnings, type Handler, type SchemaChecker } from './handlers/scope.js';
 import { updateHandler } from './handlers/update.js';
@@ -148,7 +148,8 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
     const namespace = namespaceFor(info, def);
     if (namespace === undefined) return notFound(reply);
     const verb = info.verb as Verb;
-    const handler = sub === undefined ? HANDLERS[verb] : SUBRESOURCE_HANDLERS[verb];
+    const streams = sub?.connect !== undefined && verb === 'get';
+    const handler = sub === undefined ? HANDLERS[verb] : streams ? subresourceConnectHandler : SUBRESOURCE_HANDLERS[verb];
     const gr = { group: def.group, resource: def.plural };
     if (handler === undefined || !(sub ?? def).verbs.includes(verb)) throw methodNotSupported(gr, verb);
     if (def.scope === 'Namespaced' && namespace === '' && (verb === 'create' || verb === 'deletecollection')) {
@@ -158,6 +159,7 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
     if (def.deprecationWarning !== undefined) addWarnings(request, [def.deprecationWarning]);
     // Negotiate the answer before any work: a 406 must not follow a write.
     const type = sub === undefined ? { apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind } : subresourceType(def, info.subresource);
+    // A stream (pods/log) answers bytes of its own type, but kube negotiates as for the kind all the same.
     negotiateOutput({ accept: request.headers.accept, pretty: isPretty(request.query), codecs, type });
     const q = request.url.indexOf('?');
     const query = q < 0 ? NO_QUERY : new URLSearchParams(request.url.slice(q + 1));

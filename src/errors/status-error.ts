@@ -23,7 +23,9 @@ export type StatusReason =
   | 'InternalError'
   | 'ServerTimeout'
   | 'Timeout'
-  | 'ServiceUnavailable';
+  | 'ServiceUnavailable'
+  // StatusReasonUnknown: an error that is no API error (a kubelet that cannot be dialled); the body has no reason.
+  | '';
 
 export interface StatusCause {
   readonly reason?: string;
@@ -75,7 +77,7 @@ export class StatusError extends Error {
     const body: StatusBody = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: this.code };
     const ordered: StatusBody = { kind: body.kind, apiVersion: body.apiVersion, metadata: body.metadata, status: body.status } as StatusBody;
     if (this.message !== '') ordered.message = this.message;
-    ordered.reason = this.reason;
+    if (this.reason !== '') ordered.reason = this.reason;
     if (this.details !== undefined) ordered.details = this.details;
     ordered.code = this.code;
     return ordered;
@@ -300,6 +302,49 @@ export function tooManyRequests(message: string, retryAfterSeconds: number, caus
 
 export function serviceUnavailable(message: string): StatusError {
   return new StatusError({ code: 503, reason: 'ServiceUnavailable', message });
+}
+
+/**
+ * An error that is no API error, as kube answers one (ErrorToAPIStatus): 500, no
+ * reason, its own text. What a backend kapi reaches for a client answers when it
+ * cannot be reached (a pod's kubelet): the client's doing, not a bug of kapi's.
+ */
+export function backendError(message: string): StatusError {
+  return new StatusError({ code: 500, reason: '', message });
+}
+
+/** A backend's own 500, passed on as kube passes it (NewInternalError of its text); no bug of kapi's. */
+export function backendInternalError(text: string): StatusError {
+  return new StatusError({ code: 500, reason: 'InternalError', message: `Internal error occurred: ${text}`, details: { causes: [{ message: text }] } });
+}
+
+/**
+ * What kube makes of a backend's answer outside 2xx (NewGenericServerResponse, with
+ * no verb): the code kept, reason and text by code, ` ( <resource> <name>)` after
+ * the fixed texts. `body` is what the backend said (its first 50,000 bytes).
+ */
+export function genericServerResponse(code: number, resource: string, name: string, body: string): StatusError {
+  const suffix = ` ( ${resource} ${name})`;
+  const fixed: Partial<Record<number, [StatusReason, string]>> = {
+    401: ['Unauthorized', 'the server has asked for the client to provide credentials'],
+    404: ['NotFound', 'the server could not find the requested resource'],
+    405: ['MethodNotAllowed', 'the server does not allow this method on the requested resource'],
+    409: ['Conflict', 'the server reported a conflict'],
+    422: ['Invalid', 'the server rejected our request due to an error in our request'],
+    429: ['TooManyRequests', 'the server has received too many requests and has asked us to try again later'],
+    503: ['ServiceUnavailable', 'the server is currently unable to handle the request'],
+    504: ['Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request'],
+  };
+  const known = fixed[code];
+  let reason: StatusReason;
+  let message: string;
+  if (known !== undefined) [reason, message] = known;
+  else if (code === 403) [reason, message] = ['Forbidden', body];
+  else if (code === 406) [reason, message] = ['NotAcceptable', body === '' || body === 'unknown' ? 'the server was unable to respond with a content type that the client supports' : body];
+  else if (code === 415) [reason, message] = ['UnsupportedMediaType', body];
+  else if (code >= 500) [reason, message] = ['InternalError', `an error on the server (${JSON.stringify(body)}) has prevented the request from succeeding`];
+  else [reason, message] = ['', `the server responded with the status code ${code} but did not return more information`];
+  return new StatusError({ code, reason, message: `${message}${suffix}`, details: { name, kind: resource } });
 }
 
 /** Anything unexpected: logged as a bug by the error handler. */

@@ -132,7 +132,30 @@ export interface SubresourceDefinition {
    * (of responseKind) and answers 201 with what it returns. Declare verbs ['create'].
    */
   readonly create?: (parent: KubeObject, body: KubeObject, ctx: SubresourceCreateContext) => Promise<KubeObject>;
+  /**
+   * A subresource whose GET answers a stream of its own rather than an object
+   * (pods/log: the container's log, from its node's kubelet): runs with the query
+   * and reads the stored parent when it needs it (kube checks the options first).
+   * Declare verbs ['get'].
+   */
+  readonly connect?: (ctx: SubresourceConnectContext) => Promise<StreamAnswer>;
 }
+
+/** What a streaming subresource may use. */
+export interface SubresourceConnectContext {
+  /** The parent's name, as the URL gives it. */
+  readonly name: string;
+  readonly query: URLSearchParams;
+  /** The stored parent; a NotFound StatusError when there is none. */
+  readonly parent: () => Promise<KubeObject>;
+  /** Reads another stored object (the pod's Node); undefined when absent. */
+  readonly getObject: SubresourceCreateContext['getObject'];
+  /** Aborted when the client goes away or the server stops: whatever the stream holds open must close. */
+  readonly signal: AbortSignal;
+}
+
+/** A streamed answer: 200 with this content type and these bytes, as they come; or 204, nothing to stream. */
+export type StreamAnswer = { readonly contentType: string; readonly body: AsyncIterable<Uint8Array> } | { readonly noContent: true };
 
 /** What a computing subresource may use besides its parent. */
 export interface SubresourceCreateContext {

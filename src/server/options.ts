@@ -12,6 +12,7 @@ import { parseGoDuration } from '../schema/go-duration.js';
 import { OptionsError } from './options/options-error.js';
 import { controllersFlagProblems, DEFAULT_CONTROLLERS } from './controller-names.js';
 import { parseIpRange, parsePortRange, type IpRange, type PortRange } from '../apis/core/v1/service-allocation.js';
+import { DEFAULT_PREFERRED_ADDRESS_TYPES } from '../apis/core/v1/kubelet-client.js';
 
 export { helpText } from './options/flags.js';
 export { OptionsError } from './options/options-error.js';
@@ -48,6 +49,7 @@ export interface Options {
   readonly clientCaFile: string | undefined;
   /** --token-auth-file: static bearer tokens (auth/authn/token-file.ts); undefined: none. */
   readonly tokenAuthFile: string | undefined;
+  readonly kubelet: KubeletOptions;
   /** --anonymous-auth: requests without credentials run as system:anonymous (true) or are 401 (false). */
   readonly anonymousAuth: boolean;
   /** --enable-bootstrap-token-auth: `<id>.<secret>` tokens from kube-system's bootstrap token Secrets. */
@@ -290,6 +292,26 @@ function advertiseAddressOf(read: Reader, bindAddress: string, interfaces: Parse
   return undefined;
 }
 
+/** --kubelet-*: how pods/log reaches the kubelets (apis/core/v1/kubelet-client.ts). */
+export interface KubeletOptions {
+  readonly clientCertFile: string | undefined;
+  readonly clientKeyFile: string | undefined;
+  readonly caFile: string | undefined;
+  readonly preferredAddressTypes: readonly string[];
+}
+
+function kubeletOptions(read: Reader, cwd: string): KubeletOptions {
+  const clientCertFile = read.optionalPath('kubelet-client-certificate', cwd);
+  const clientKeyFile = read.optionalPath('kubelet-client-key', cwd);
+  if ((clientCertFile === undefined) !== (clientKeyFile === undefined)) read.problems.push('--kubelet-client-certificate and --kubelet-client-key must be given together');
+  return {
+    clientCertFile,
+    clientKeyFile,
+    caFile: read.optionalPath('kubelet-certificate-authority', cwd),
+    preferredAddressTypes: read.list('kubelet-preferred-address-types', [...DEFAULT_PREFERRED_ADDRESS_TYPES]),
+  };
+}
+
 export interface WatchCacheOptions {
   readonly enabled: boolean;
   readonly historyWindowMs: number;
@@ -398,6 +420,7 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
     tlsPrivateKeyFile,
     clientCaFile: read.optionalPath('client-ca-file', env.cwd),
     tokenAuthFile: read.optionalPath('token-auth-file', env.cwd),
+    kubelet: kubeletOptions(read, env.cwd),
     anonymousAuth: read.bool('anonymous-auth', true),
     enableBootstrapTokenAuth: read.bool('enable-bootstrap-token-auth'),
     controllers: controllersOption(read),

@@ -37,6 +37,16 @@ describe('validateFiles', () => {
       argv: (d) => [`--tls-cert-file=${d}/a/apiserver.crt`, `--tls-private-key-file=${d}/b/apiserver.key`],
       want: ['--tls-private-key-file "<d>/b/apiserver.key" does not match --tls-cert-file "<d>/a/apiserver.crt"'],
     },
+    {
+      name: 'kubelet client pair and CA',
+      argv: (d) => [`--kubelet-client-certificate=${d}/a/apiserver.crt`, `--kubelet-client-key=${d}/a/apiserver.key`, `--kubelet-certificate-authority=${d}/b/ca.crt`],
+      want: 'ok',
+    },
+    {
+      name: 'a kubelet client key that does not match, a CA that is no certificate',
+      argv: (d) => [`--kubelet-client-certificate=${d}/a/apiserver.crt`, `--kubelet-client-key=${d}/b/apiserver.key`, `--kubelet-certificate-authority=${d}/garbage.pem`],
+      want: ['--kubelet-certificate-authority "<d>/garbage.pem": no PEM certificate found', '--kubelet-client-key "<d>/b/apiserver.key" does not match --kubelet-client-certificate "<d>/a/apiserver.crt"'],
+    },
     { name: 'service-account keys', argv: (d) => [`--service-account-signing-key-file=${d}/a/ca.key`, `--service-account-key-file=${d}/b/ca.crt`], want: 'ok' },
     {
       name: 'service-account files without keys',

@@ -6,6 +6,7 @@
 // In-process callers that patch call the store's write with the subresource named
 // and a transform, which applies the change to the current view inside the same
 // optimistic write as PUT.
+import { Readable } from 'node:stream';
 import type { KubeObject } from '../../schema/object.js';
 import { internal } from '../../errors/status-error.js';
 import type { ResourceDefinition } from '../../registry/define-resource.js';
@@ -84,3 +85,19 @@ function statusCodeOf(object: KubeObject): number | undefined {
   const code = (object as { code?: unknown }).code;
   return object.kind === 'Status' && typeof code === 'number' && Number.isInteger(code) && code >= 200 && code <= 599 ? code : undefined;
 }
+
+/**
+ * GET of a streaming subresource (pods/log): 200 with the bytes its hook answers, as
+ * they come, in the hook's content type (kube writes a ResourceStreamer's answer
+ * as is), or 204 when there is nothing to stream. The hook's stream is cancelled
+ * when the client goes away.
+ */
+export const subresourceConnectHandler: Handler = async (request, reply, scope) => {
+  const sub = subresourceOf(scope);
+  if (sub.connect === undefined) throw internal(new Error(`subresource ${sub.name} declares connect without a stream`));
+  const controller = new AbortController();
+  reply.raw.once('close', () => controller.abort());
+  const answer = await sub.connect({ user: userOf(request), namespace: scope.namespace, name: scope.info.name, query: scope.query, signal: controller.signal });
+  if ('noContent' in answer) return reply.code(204).send();
+  return reply.code(200).header('content-type', answer.contentType).header('cache-control', 'no-cache, private').send(Readable.from(answer.body, { objectMode: false }));
+};

@@ -3,8 +3,10 @@
 // the subresource's view of the parent: the parent itself, or the Scale computed
 // from declared paths. A write is the registry's one write (registry/write/) with
 // the subresource named, so it runs the same steps in the same order; a computing
-// subresource (serviceaccounts/token) answers what its hook computes.
+// subresource (serviceaccounts/token) answers what its hook computes, and a streaming
+// one (pods/log) the stream its hook opens.
 import type { KubeObject } from '../../schema/object.js';
+import type { Scope } from '../../schema/api-resource.js';
 import type { SubresourceDefinition } from '../define-resource.js';
 import { objectKey } from '../keys.js';
 import type { StoreContext } from './context.js';
@@ -29,7 +31,23 @@ export function subresourceStore(ctx: StoreContext, name: string): SubresourceSt
     },
     update: (obj, opts) => write(ctx, { ...opts, verb: 'update', subresource: name, transform: () => ({ object: obj }) }),
     ...(declaration.create === undefined ? {} : { create: (body, opts) => computeCreate(ctx, declaration.create!, body, opts) }),
+    ...(declaration.connect === undefined
+      ? {}
+      : {
+          connect: (opts) =>
+            declaration.connect!({ name: opts.name, query: opts.query, signal: opts.signal, parent: () => get(ctx, opts), getObject: (kind, namespace, name) => getStored(ctx, kind, namespace, name) }),
+        }),
   };
+}
+
+/** Another stored object a subresource reads (a bound object reference, a pod's Node); undefined when absent. */
+async function getStored(ctx: StoreContext, kind: { group: string; plural: string; scope: Scope }, namespace: string, name: string): Promise<KubeObject | undefined> {
+  try {
+    return await ctx.storage.get(objectKey(kind, { namespace, name }));
+  } catch (err) {
+    if (isStorageError(err, 'NotFound')) return undefined;
+    throw err;
+  }
 }
 
 /** A computing subresource's POST: the stored parent (404 when absent) and the body go to its hook. */
@@ -44,14 +62,7 @@ async function computeCreate(
     user: opts.user,
     dryRun: opts.dryRun === true,
     now: ctx.clock(),
-    getObject: async (kind, namespace, name) => {
-      try {
-        return await ctx.storage.get(objectKey(kind, { namespace, name }));
-      } catch (err) {
-        if (isStorageError(err, 'NotFound')) return undefined;
-        throw err;
-      }
-    },
+    getObject: (kind, namespace, name) => getStored(ctx, kind, namespace, name),
   });
   return { object, warnings: [] };
 }

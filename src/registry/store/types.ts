@@ -6,7 +6,7 @@ import type { StatusDetails } from '../../errors/status-error.js';
 import type { GroupVersionKind, KubeList, KubeObject } from '../../schema/object.js';
 import type { UserInfo } from '../../schema/user.js';
 import type { ObjectPredicate, Preconditions, ResourceVersionMatch, StorageWatch, StorageWatchEvent } from '../../storage/storage.js';
-import type { ResourceDefinition, SubresourceDefinition } from '../define-resource.js';
+import type { ResourceDefinition, StreamAnswer, SubresourceDefinition } from '../define-resource.js';
 
 export interface RequestScope {
   /** Who asks; admission and virtual resources read it. In-process callers may omit it. */
@@ -148,6 +148,8 @@ export interface SubresourceStore {
   update(obj: KubeObject, opts: UpdateOptions): Promise<WriteResult>;
   /** POST of a computing subresource (declaration.create); undefined for the others. */
   readonly create?: (body: KubeObject, opts: CreateOptions & { name: string }) => Promise<WriteResult>;
+  /** GET of a streaming subresource (declaration.connect); undefined for the others. */
+  readonly connect?: (opts: GetOptions & { query: URLSearchParams; signal: AbortSignal }) => Promise<StreamAnswer>;
 }
 
 export interface ResourceStore {

@@ -138,6 +138,20 @@ export const FLAGS: readonly FlagSpec[] = [
     defaultText: '',
     usage: 'If set, the file that will be used to secure the secure port of the API server via token authentication: CSV lines of token, user name, user uid and an optional quoted list of groups.',
   },
+  { name: 'kubelet-client-certificate', kind: 'string', defaultText: '', usage: 'Path to a client cert file for TLS (to the kubelets: pods/log).' },
+  { name: 'kubelet-client-key', kind: 'string', defaultText: '', usage: 'Path to a client key file for TLS (to the kubelets: pods/log).' },
+  {
+    name: 'kubelet-certificate-authority',
+    kind: 'string',
+    defaultText: '',
+    usage: "Path to a cert file for the certificate authority. Without it, the kubelets' serving certificates are not verified, as in kube-apiserver.",
+  },
+  {
+    name: 'kubelet-preferred-address-types',
+    kind: 'stringList',
+    defaultText: '[Hostname,InternalDNS,InternalIP,ExternalDNS,ExternalIP]',
+    usage: 'List of the preferred NodeAddressTypes to use for kubelet connections.',
+  },
   { name: 'api-audiences', kind: 'stringList', defaultText: '<service-account-issuer>', usage: 'Identifiers of the API. Service account tokens must name one of these audiences to authenticate.' },
   {
     name: 'controllers',

@@ -26,6 +26,10 @@ export interface ValidatedFiles {
   readonly oidcCaPem?: string;
   /** --token-auth-file's users by token. */
   readonly tokenAuthUsers?: ReadonlyMap<string, UserInfo>;
+  /** --kubelet-client-certificate, --kubelet-client-key, --kubelet-certificate-authority. */
+  readonly kubeletCertPem?: string;
+  readonly kubeletKeyPem?: string;
+  readonly kubeletCaPem?: string;
 }
 
 type Content = 'certificates' | 'key' | 'public keys';
@@ -90,10 +94,10 @@ function keyMatches(certPem: string, keyPem: string): boolean {
 /** Throws OptionsError listing every unreadable or malformed file. */
 export async function validateFiles(options: Options): Promise<ValidatedFiles> {
   // One list per file, joined in flag order: reads finish in any order, the message must not.
-  const perFile: string[][] = Array.from({ length: 10 }, () => []);
+  const perFile: string[][] = Array.from({ length: 13 }, () => []);
   let nth = 0;
   const next = (): string[] => perFile[nth++]!;
-  const [tlsCertPem, tlsKeyPem, clientCaPem, etcdCaPem, etcdCertPem, etcdKeyPem, saSigningPem, saKeyPem, tokenAuthUsers, oidcCaPem] = await Promise.all([
+  const [tlsCertPem, tlsKeyPem, clientCaPem, etcdCaPem, etcdCertPem, etcdKeyPem, saSigningPem, saKeyPem, tokenAuthUsers, oidcCaPem, kubeletCertPem, kubeletKeyPem, kubeletCaPem] = await Promise.all([
     load({ flag: 'tls-cert-file', path: options.tlsCertFile, content: 'certificates', problems: next() }),
     load({ flag: 'tls-private-key-file', path: options.tlsPrivateKeyFile, content: 'key', problems: next() }),
     load({ flag: 'client-ca-file', path: options.clientCaFile, content: 'certificates', problems: next() }),
@@ -104,6 +108,9 @@ export async function validateFiles(options: Options): Promise<ValidatedFiles> {
     load({ flag: 'service-account-key-file', path: options.serviceAccount.keyFile, content: 'public keys', problems: next() }),
     loadTokenFile(options.tokenAuthFile, next()),
     load({ flag: 'oidc-ca-file', path: options.oidc?.caFile, content: 'certificates', problems: next() }),
+    load({ flag: 'kubelet-client-certificate', path: options.kubelet.clientCertFile, content: 'certificates', problems: next() }),
+    load({ flag: 'kubelet-client-key', path: options.kubelet.clientKeyFile, content: 'key', problems: next() }),
+    load({ flag: 'kubelet-certificate-authority', path: options.kubelet.caFile, content: 'certificates', problems: next() }),
   ]);
   const problems = perFile.flat();
   if (tlsCertPem !== undefined && tlsKeyPem !== undefined && !keyMatches(tlsCertPem, tlsKeyPem)) {
@@ -111,6 +118,9 @@ export async function validateFiles(options: Options): Promise<ValidatedFiles> {
   }
   if (etcdCertPem !== undefined && etcdKeyPem !== undefined && !keyMatches(etcdCertPem, etcdKeyPem)) {
     problems.push(`--etcd-keyfile ${JSON.stringify(options.etcd.keyFile)} does not match --etcd-certfile ${JSON.stringify(options.etcd.certFile)}`);
+  }
+  if (kubeletCertPem !== undefined && kubeletKeyPem !== undefined && !keyMatches(kubeletCertPem, kubeletKeyPem)) {
+    problems.push(`--kubelet-client-key ${JSON.stringify(options.kubelet.clientKeyFile)} does not match --kubelet-client-certificate ${JSON.stringify(options.kubelet.clientCertFile)}`);
   }
   if (problems.length > 0) throw new OptionsError(problems);
   const files: { -readonly [K in keyof ValidatedFiles]: ValidatedFiles[K] } = {};
@@ -124,5 +134,8 @@ export async function validateFiles(options: Options): Promise<ValidatedFiles> {
   if (saKeyPem !== undefined) files.serviceAccountKeyPem = saKeyPem;
   if (tokenAuthUsers !== undefined) files.tokenAuthUsers = tokenAuthUsers;
   if (oidcCaPem !== undefined) files.oidcCaPem = oidcCaPem;
+  if (kubeletCertPem !== undefined) files.kubeletCertPem = kubeletCertPem;
+  if (kubeletKeyPem !== undefined) files.kubeletKeyPem = kubeletKeyPem;
+  if (kubeletCaPem !== undefined) files.kubeletCaPem = kubeletCaPem;
   return files;
 }

@@ -26,6 +26,8 @@ import { secrets } from './secrets.js';
 import { withTokenRequest, type TokenIssuer } from './service-account-token.js';
 import { serviceAccounts } from './service-accounts.js';
 import { services } from './services.js';
+import { DEFAULT_KUBELET_CLIENT, type KubeletClientConfig } from './kubelet-client.js';
+import { podLogSubresource } from './pod-log.js';
 
 export {
   configMaps, endpoints, events, limitRanges, namespaces, nodes, persistentVolumeClaims, persistentVolumes,
@@ -71,12 +73,15 @@ export interface CoreV1Dependencies {
   readonly podDisruptionBudgetStore?: () => ResourceStore;
   /** What componentstatuses probes (the storage backend). Absent: componentstatuses is not served. */
   readonly components?: readonly ProbedComponent[];
+  /** How pods/log reaches kubelets (--kubelet-* flags); absent: kube's defaults, no client certificate. */
+  readonly kubelet?: KubeletClientConfig;
 }
 
-/** Pods with the subresources that write through the registry: binding, and eviction. */
-function podsWith(podStore: PodStoreRef | undefined, budgets: (() => ResourceStore) | undefined): ResourceDefinition {
-  if (podStore === undefined) return pods;
-  const bound = withBinding(pods, podStore);
+/** Pods with the subresources of run-time dependencies: log (kubelets), binding and eviction (the registry). */
+function podsWith(podStore: PodStoreRef | undefined, budgets: (() => ResourceStore) | undefined, kubelet: KubeletClientConfig): ResourceDefinition {
+  const logged: ResourceDefinition = { ...pods, subresources: { ...pods.subresources, log: podLogSubresource(kubelet) } };
+  if (podStore === undefined) return logged;
+  const bound = withBinding(logged, podStore);
   return budgets === undefined ? bound : withEviction(bound, { pods: podStore, podDisruptionBudgets: budgets });
 }
 
@@ -86,7 +91,7 @@ export function coreV1(deps: CoreV1Dependencies): ResourceDefinition[] {
   return compose({
     serviceAccounts: withTokenRequest(serviceAccounts, deps.tokenIssuer),
     services: { ...services, allocator: deps.serviceAllocator },
-    pods: podsWith(podStore, deps.podDisruptionBudgetStore),
+    pods: podsWith(podStore, deps.podDisruptionBudgetStore, deps.kubelet ?? DEFAULT_KUBELET_CLIENT),
     ...(podStore === undefined ? {} : { bindings: bindings(podStore) }),
     ...(deps.components === undefined ? {} : { componentStatuses: componentStatuses({ components: deps.components }) }),
   });

@@ -121,8 +121,8 @@ export const pods = defineResource({
     returnDeletedObject: true,
     selectableFields,
   },
-  // Binding and eviction are added where the registry is reachable (index.ts). Not
-  // served (they need a kubelet): log, exec, attach, portforward, proxy.
+  // Log (kubelets), binding and eviction (the registry) are added with their
+  // dependencies (index.ts). Not served: exec, attach, portforward, proxy.
   subresources: {
     status: { verbs: ['get', 'patch', 'update'], path: 'status' },
     ephemeralcontainers: EPHEMERAL_CONTAINERS_SUBRESOURCE,

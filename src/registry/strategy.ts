@@ -139,6 +139,8 @@ export interface SubresourceDefinition {
    * Declare verbs ['get'].
    */
   readonly connect?: (ctx: SubresourceConnectContext) => Promise<StreamAnswer>;
+  /** The query parameters a streaming subresource reads, as OpenAPI publishes them (PodLogOptions' fields). */
+  readonly connectParameters?: readonly { readonly name: string; readonly type: 'string' | 'boolean' | 'integer' }[];
 }
 
 /** What a streaming subresource may use. */

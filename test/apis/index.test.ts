@@ -23,7 +23,7 @@ const table: {
   { plural: 'nodes', scope: 'Cluster', shortNames: ['no'], returnDeletedObject: false, allowCreateOnUpdate: false, subresources: ['status'] },
   { plural: 'persistentvolumeclaims', scope: 'Namespaced', shortNames: ['pvc'], returnDeletedObject: true, allowCreateOnUpdate: false, subresources: ['status'] },
   { plural: 'persistentvolumes', scope: 'Cluster', shortNames: ['pv'], returnDeletedObject: true, allowCreateOnUpdate: false, subresources: ['status'] },
-  { plural: 'pods', scope: 'Namespaced', shortNames: ['po'], categories: ['all'], returnDeletedObject: true, allowCreateOnUpdate: false, subresources: ['status'] },
+  { plural: 'pods', scope: 'Namespaced', shortNames: ['po'], categories: ['all'], returnDeletedObject: true, allowCreateOnUpdate: false, subresources: ['ephemeralcontainers', 'resize', 'status'] },
   { plural: 'podtemplates', scope: 'Namespaced', shortNames: [], returnDeletedObject: true, allowCreateOnUpdate: false, subresources: [] },
   { plural: 'replicationcontrollers', scope: 'Namespaced', shortNames: ['rc'], categories: ['all'], returnDeletedObject: false, allowCreateOnUpdate: false, subresources: ['scale', 'status'] },
   { plural: 'resourcequotas', scope: 'Namespaced', shortNames: ['quota'], returnDeletedObject: true, allowCreateOnUpdate: false, allowUnconditionalUpdate: false, subresources: ['status'] },

@@ -6,7 +6,7 @@
 // for everything that is not a log: a pod on no node (204), a node that does not
 // exist or has no address, a kubelet that refuses or redirects, bad options,
 // hostile and anonymous requests.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,7 @@ let creds: Required<Credentials>;
 let dir: string;
 const NS = 'logs';
 const PODS = `/api/v1/namespaces/${NS}/pods`;
+const REFERENCE = join(import.meta.dirname, '../../../shared/reference/kubernetes-1.36-openapi-v2.json');
 
 beforeAll(async () => {
   kubelet = await startFakeKubelet();
@@ -202,6 +203,20 @@ describe('GET pods/log', () => {
     const anonymous = await call(server, { ca: creds.ca }, { method: 'GET', path: `${PODS}/web/log` });
     expect([401, 403]).toContain(anonymous.status);
     expect(anonymous.body.toString()).not.toContain('one');
+  });
+
+  // Needs the reference set beside the checkout (../shared/reference), as CI has it.
+  test.skipIf(!existsSync(REFERENCE))('OpenAPI v2 publishes pods/log as kube 1.36 does: text first, a string, the PodLogOptions parameters', async () => {
+    const LOG = '/api/v1/namespaces/{namespace}/pods/{name}/log';
+    const reference = JSON.parse(readFileSync(REFERENCE, 'utf8'));
+    const names = (item: { parameters: Array<{ name?: string; $ref?: string }> }) =>
+      item.parameters.map((p) => p.name ?? reference.parameters[p.$ref!.replace('#/parameters/', '')].name);
+    const ours = (await send('GET', '/openapi/v2')).json().paths[LOG];
+    expect(names(ours)).toEqual(names(reference.paths[LOG]));
+    expect(ours.get.responses['200'].schema).toEqual(reference.paths[LOG].get.responses['200'].schema);
+    // kube also lists application/cbor, which kapi does not serve.
+    expect(ours.get.produces).toEqual(reference.paths[LOG].get.produces.filter((m: string) => m !== 'application/cbor'));
+    expect(ours.get.operationId).toBe(reference.paths[LOG].get.operationId);
   });
 
   test('discovery lists pods/log as Pod, get only', async () => {

@@ -163,6 +163,14 @@ export function resourcePaths(def: ResourceDefinition, schemas: ResourceSchemas)
   if (has('watch')) addWatchPaths({ def, schemas, gvk, root, gvWord, scopeWord, nsPath, scopeParams, add });
   for (const [sub, subDef] of Object.entries(def.subresources)) {
     const subSchema = schemas.subresources[sub] ?? { schema: schemas.kind, gvk };
+    if (subDef.connect !== undefined) {
+      // A stream (pods/log): text first, a string answer, its options as path-level query parameters.
+      const id = `read${gvWord}${scopeWord}${def.kind}${capitalize(sub)}`;
+      const op = operation(def, { action: 'get', operationId: id, response: { type: 'string' }, schemaName: subSchema.schema, gvk: subSchema.gvk });
+      const params = [...itemParams, ...(subDef.connectParameters ?? []).map((p) => ({ name: p.name, in: 'query' as const, type: p.type, uniqueItems: true }))];
+      add(`${root}${nsPath}/${def.plural}/{name}/${sub}`, params.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), 'get', { ...op, produces: ['text/plain', ...op.produces] });
+      continue;
+    }
     for (const { verb, action } of SUBRESOURCE_ACTIONS) {
       if (!subDef.verbs.includes(verb)) continue;
       const id = `${ACTIONS[action].word}${gvWord}${scopeWord}${def.kind}${capitalize(sub)}`;

@@ -145,7 +145,7 @@ function addPodTemplateErrors(errs: FieldError[], template: Json, tp: FieldPath)
   addTemplateEphemeralErrors(errs, spec, tp.child('spec'));
 }
 
-const TEMPLATE_POD_SPEC: PodSpecOptions = Object.freeze({ requireImage: false });
+const TEMPLATE_POD_SPEC: PodSpecOptions = Object.freeze({ isPod: false });
 
 /** The selector agrees with the template labels; an absent selector selects nothing, so it never does. */
 export function validateSelectorMatchesTemplate(selector: SelectorResult, template: Json, tp: FieldPath): FieldError[] {

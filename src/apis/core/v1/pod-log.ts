@@ -164,7 +164,23 @@ async function streamLog(ctx: SubresourceConnectContext, kubelet: KubeletClientC
   throw genericServerResponse(code, 'pods/log', podName, body);
 }
 
+/**
+ * PodLogOptions' query parameters as kube publishes them: sinceTime is read but not
+ * published (kube's parameter generator skips its type).
+ */
+const LOG_PARAMETERS: NonNullable<SubresourceDefinition['connectParameters']> = [
+  { name: 'container', type: 'string' },
+  { name: 'follow', type: 'boolean' },
+  { name: 'insecureSkipTLSVerifyBackend', type: 'boolean' },
+  { name: 'limitBytes', type: 'integer' },
+  { name: 'previous', type: 'boolean' },
+  { name: 'sinceSeconds', type: 'integer' },
+  { name: 'stream', type: 'string' },
+  { name: 'tailLines', type: 'integer' },
+  { name: 'timestamps', type: 'boolean' },
+];
+
 /** pods/log over the kubelets of `kubelet`'s configuration. */
 export function podLogSubresource(kubelet: KubeletClientConfig): SubresourceDefinition {
-  return { verbs: ['get'], connect: (ctx) => streamLog(ctx, kubelet) };
+  return { verbs: ['get'], connect: (ctx) => streamLog(ctx, kubelet), connectParameters: LOG_PARAMETERS };
 }

@@ -1,7 +1,8 @@
 // Validation of the pod spec shared by Pods, PodTemplates and RC templates
 // (a practical subset of kube's ValidatePodSpec: the rules users hit with
-// kubectl). Paths and messages are kube's; `requireImage` is false for
-// templates, where kube lets controllers fill the image later.
+// kubectl). Paths and messages are kube's. Every container needs an image, in a
+// template too; only a Pod's own spec refuses one with surrounding whitespace
+// (kube's validateContainersOnlyForPod: a template's " " is a token some tools use).
 // Every write of a pod or a workload runs this, so paths below the container are
 // made only where an error is reported (most objects are valid), and quantities
 // are parsed once per distinct text.
@@ -27,7 +28,8 @@ const CONTAINER_LISTS = ['initContainers', 'containers'] as const;
 const NAMED_LABEL_FIELDS = ['hostname', 'subdomain'] as const;
 
 export interface PodSpecOptions {
-  readonly requireImage: boolean;
+  /** A Pod's own spec, not a template's: images with leading or trailing whitespace are refused. */
+  readonly isPod: boolean;
 }
 
 // Every check below asks first whether the value is fine and builds a path (and
@@ -150,8 +152,8 @@ function addContainerErrors(errs: FieldError[], c: Json, name: string, lp: Field
   if (name === '') errs.push(required(lp.index(ci).child('name')));
   else if (!matchesDNS1123Label(name)) for (const msg of isDNS1123Label(name)) errs.push(invalidValue(lp.index(ci).child('name'), name, msg));
   const image = stringAt(c, 'image');
-  if (opts.requireImage && image === '') errs.push(required(lp.index(ci).child('image')));
-  if (image !== image.trim()) errs.push(invalidValue(lp.index(ci).child('image'), image, 'must not have leading or trailing whitespace'));
+  if (image === '') errs.push(required(lp.index(ci).child('image')));
+  if (opts.isPod && image !== image.trim()) errs.push(invalidValue(lp.index(ci).child('image'), image, 'must not have leading or trailing whitespace'));
   const pullPolicy = stringAt(c, 'imagePullPolicy');
   if (!isOneOf(pullPolicy, PULL_POLICIES)) errs.push(oneOfError(pullPolicy, PULL_POLICIES, lp.index(ci).child('imagePullPolicy')));
   const messagePolicy = stringAt(c, 'terminationMessagePolicy');
@@ -194,6 +196,7 @@ const EPHEMERAL_FORBIDDEN = [
   'lifecycle',
 ] as const;
 const EPHEMERAL_FORBIDDEN_MESSAGE = 'cannot be set for an Ephemeral Container';
+const EPHEMERAL_OPTIONS: PodSpecOptions = Object.freeze({ isPod: true });
 
 /**
  * Whether a member holds Go's zero value after decoding: absent or null for the
@@ -214,7 +217,7 @@ function isZeroMember(c: Json, field: string): boolean {
  * regular or init container, and it sets none of the members it may not have.
  * `names` holds the regular and init container names; ephemeral names join it.
  */
-function addEphemeralContainerErrors(errs: FieldError[], spec: Json, p: FieldPath, volumeNames: ReadonlySet<string>, names: Set<string>, opts: PodSpecOptions): void {
+function addEphemeralContainerErrors(errs: FieldError[], spec: Json, p: FieldPath, volumeNames: ReadonlySet<string>, names: Set<string>): void {
   const ephemeral = itemsAt(spec, 'ephemeralContainers');
   if (ephemeral.length === 0) return;
   const targets = new Set(names);
@@ -222,8 +225,8 @@ function addEphemeralContainerErrors(errs: FieldError[], spec: Json, p: FieldPat
   for (let i = 0; i < ephemeral.length; i++) {
     const c = ephemeral[i]!;
     const name = stringAt(c, 'name');
-    // kube requires the image of an ephemeral container even in a template (where it refuses them anyway).
-    addContainerErrors(errs, c, name, lp, i, volumeNames, { ...opts, requireImage: true });
+    // validateEphemeralContainers refuses surrounding whitespace itself, in a template too (where kube refuses them anyway).
+    addContainerErrors(errs, c, name, lp, i, volumeNames, EPHEMERAL_OPTIONS);
     if (names.has(name)) errs.push(duplicate(lp.index(i).child('name'), name));
     names.add(name);
     const target = stringAt(c, 'targetContainerName');
@@ -282,7 +285,7 @@ export function addPodSpecErrors(errs: FieldError[], spec: Json, p: FieldPath, o
       seen.add(name);
     }
   }
-  addEphemeralContainerErrors(errs, spec, p, volumeNames, seen, opts);
+  addEphemeralContainerErrors(errs, spec, p, volumeNames, seen);
   const restartPolicy = stringAt(spec, 'restartPolicy');
   if (!isOneOf(restartPolicy, RESTART_POLICIES)) errs.push(oneOfError(restartPolicy, RESTART_POLICIES, p.child('restartPolicy')));
   const dnsPolicy = stringAt(spec, 'dnsPolicy');

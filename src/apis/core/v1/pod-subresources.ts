@@ -30,7 +30,7 @@ function isMirrorPod(pod: KubeObject): boolean {
 
 /** The spec of a write through either subresource is checked whole, as validatePodMetadataAndSpec does. */
 function specErrors(pod: KubeObject): FieldError[] {
-  return validatePodSpec(objectAt(pod, 'spec') ?? {}, path('spec'), { requireImage: true });
+  return validatePodSpec(objectAt(pod, 'spec') ?? {}, path('spec'), { isPod: true });
 }
 
 /** A short account of what changed in a container; kube prints a Go diff here, which nobody parses. */

@@ -18,7 +18,7 @@ export function defaultTemplate(template: Json): void {
 export function validateTemplate(template: Json | undefined, p: FieldPath): FieldError[] {
   const meta = objectAt(template, 'metadata');
   const spec = objectAt(template, 'spec') ?? {};
-  const errs = [...validateLabels(meta?.labels, p.child('metadata', 'labels')), ...validatePodSpec(spec, p.child('spec'), { requireImage: false })];
+  const errs = [...validateLabels(meta?.labels, p.child('metadata', 'labels')), ...validatePodSpec(spec, p.child('spec'), { isPod: false })];
   addTemplateEphemeralErrors(errs, spec, p.child('spec'));
   return errs;
 }

@@ -37,7 +37,7 @@ function prepareForCreate(pod: KubeObject): void {
 
 export function validatePod(pod: KubeObject): FieldError[] {
   const spec = objectAt(pod, 'spec') ?? {};
-  const errs = validatePodSpec(spec, path('spec'), { requireImage: true });
+  const errs = validatePodSpec(spec, path('spec'), { isPod: true });
   // ValidatePodCreate: ephemeral containers come only through pods/ephemeralcontainers.
   if (arrayAt(spec, 'ephemeralContainers').length > 0) errs.push(forbiddenField(path('spec', 'ephemeralContainers'), 'cannot be set on create'));
   return errs;

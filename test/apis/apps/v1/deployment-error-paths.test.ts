@@ -80,11 +80,12 @@ describe('Deployment errors made on demand', () => {
       ["spec.template.spec.containers[0].ports[1].protocol", 'spec.template.spec.containers[0].ports[1].protocol: Unsupported value: "XTP": supported values: "SCTP", "TCP", "UDP"'],
       ["spec.template.spec.containers[0].env[0].name", "spec.template.spec.containers[0].env[0].name: Invalid value: \"A=B\": a valid environment variable name must consist only of printable ASCII characters other than '='"],
       ["spec.template.spec.containers[0].env[1].name", 'spec.template.spec.containers[0].env[1].name: Required value'],
-      ["spec.template.spec.containers[1].image", 'spec.template.spec.containers[1].image: Invalid value: " nginx ": must not have leading or trailing whitespace'],
+      // " nginx " passes: only a Pod's own spec refuses surrounding whitespace (validateContainersOnlyForPod).
       ["spec.template.spec.containers[1].volumeMounts[0].name", 'spec.template.spec.containers[1].volumeMounts[0].name: Not found: "nope"'],
       ["spec.template.spec.containers[1].volumeMounts[0].mountPath", 'spec.template.spec.containers[1].volumeMounts[0].mountPath: Required value'],
       ["spec.template.spec.containers[1].resources.requests[cpu]", 'spec.template.spec.containers[1].resources.requests[cpu]: Invalid value: "2": must be less than or equal to cpu limit of 1'],
       ["spec.template.spec.containers[1].name", 'spec.template.spec.containers[1].name: Duplicate value: "web"'],
+      ['spec.template.spec.ephemeralContainers[0].image', 'spec.template.spec.ephemeralContainers[0].image: Required value'],
       ["spec.template.spec.ephemeralContainers", 'spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template'],
       ["spec.template.spec.restartPolicy", 'spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"'],
       ["spec.strategy.rollingUpdate.maxSurge", `spec.strategy.rollingUpdate.maxSurge: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"x"}: ${PERCENT}`],

@@ -90,7 +90,8 @@ const sharedRules: { name: string; spec: Spec; want: string[][] }[] = [
     spec: validSpec({ template: { metadata: { labels }, spec: { containers: [{ name: 'A_b', image: 'x' }] } } }),
     want: [['spec.template.spec.containers[0].name', 'FieldValueInvalid']],
   },
-  { name: 'template without an image (controllers may fill it)', spec: validSpec({ template: { metadata: { labels }, spec: { containers: [{ name: 'c' }] } } }), want: [] },
+  // kube's validateContainerCommon asks every container for an image, a template's too.
+  { name: 'template without an image', spec: validSpec({ template: { metadata: { labels }, spec: { containers: [{ name: 'c' }] } } }), want: [['spec.template.spec.containers[0].image', 'FieldValueRequired']] },
   { name: 'bad template label', spec: validSpec({ template: template({}, { labels: { ...labels, tier: 'a b' } }) }), want: [['spec.template.labels', 'FieldValueInvalid']] },
   {
     name: 'a selector value kube cannot convert (the template is not checked then)',

@@ -89,10 +89,10 @@ const createCases: { name: string; def: ResourceDefinition; input: KubeObject; w
     want: ['spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"'],
   },
   {
-    name: 'pod template allows empty image',
+    name: 'pod template needs an image, as every container does',
     def: podTemplates,
     input: ns('pt', { template: { spec: { containers: [{ name: 'c' }] } } }),
-    want: [],
+    want: ['template.spec.containers[0].image: Required value'],
   },
   {
     name: 'limit range duplicate type',

@@ -120,6 +120,9 @@ const invalidCases: { name: string; spec: Record<string, unknown>; want: string[
     ],
   },
   { name: 'duplicate container name', spec: { containers: [nginx, nginx] }, want: ['spec.containers[1].name: Duplicate value: "nginx"'] },
+  { name: 'container without an image, as in a template', spec: { containers: [{ name: 'c' }] }, want: ['spec.containers[0].image: Required value'] },
+  // Only a Pod's own spec refuses this (validateContainersOnlyForPod); a template's " nginx " passes.
+  { name: 'image with surrounding whitespace', spec: { containers: [{ name: 'c', image: ' nginx ' }] }, want: ['spec.containers[0].image: Invalid value: " nginx ": must not have leading or trailing whitespace'] },
   { name: 'ephemeral containers on create', spec: { containers: [nginx], ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }, want: ['spec.ephemeralContainers: Forbidden: cannot be set on create'] },
   {
     name: 'bad restartPolicy',

@@ -9,7 +9,7 @@ import { StorageError, isStorageError } from '../../errors/storage-error.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { KV, KvEntry } from '../kv.js';
 import { checkPreconditions, type GuaranteedUpdateOptions, type GuaranteedUpdateResult, type StorageDeleteOptions } from '../storage.js';
-import { bytesEqual, decodeObject, encodeForStorage, encodeObject, sameStoredContent, type ObjectCodec } from './codec.js';
+import { bytesEqual, decodeObject, encodeForStorage, encodeObject, jsonObjectCodec, sameStoredContent, type ObjectCodec } from './codec.js';
 import type { DecodedValues } from './decoded.js';
 
 interface Ctx {
@@ -75,6 +75,19 @@ async function confirmRefusal(ctx: Ctx, key: string, state: State, err: unknown)
   return read;
 }
 
+/**
+ * Whether `next` (encoded as `bytes`) stores nothing new over `current` (stored as
+ * `stored`): the same bytes, or the same content up to member order. Members in
+ * another order leave a JSON text's length as it was, so with the JSON codec only
+ * texts of equal length are compared member by member: an update that changes
+ * something seldom pays for the walk.
+ */
+function unchanged(ctx: Ctx, bytes: Uint8Array, stored: Uint8Array, next: KubeObject, current: KubeObject): boolean {
+  if (bytesEqual(bytes, stored)) return true;
+  if (ctx.codec === jsonObjectCodec && bytes.length !== stored.length) return false;
+  return sameStoredContent(next, current);
+}
+
 export async function guaranteedUpdate(
   ctx: Ctx,
   key: string,
@@ -107,12 +120,12 @@ export async function guaranteedUpdate(
     // kube skips writes that change nothing: no new revision, no watch event. Its
     // bytes order fields by the Go type; ours follow the object, so equal bytes or
     // equal content up to member order both mean nothing changed.
-    if (bytesEqual(bytes, state.value ?? encodeObject(ctx.codec, state.object)) || sameStoredContent(next, state.object)) {
+    if (unchanged(ctx, bytes, state.value ?? encodeObject(ctx.codec, state.object), next, state.object)) {
       if (state.isCurrent) return { object: state.object, created: false };
       // Equal to the cache's copy is not equal to what is stored: only the stored
       // bytes may skip the write (kube refreshes before short-circuiting too).
       const read = await readState(ctx, key);
-      if (read.object !== undefined && (bytesEqual(bytes, read.value!) || sameStoredContent(next, read.object)) && preconditionsHold(key, opts, read.object)) {
+      if (read.object !== undefined && unchanged(ctx, bytes, read.value!, next, read.object) && preconditionsHold(key, opts, read.object)) {
         return { object: read.object, created: false };
       }
       state = read;

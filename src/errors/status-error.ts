@@ -326,6 +326,7 @@ export function backendInternalError(text: string): StatusError {
 export function genericServerResponse(code: number, resource: string, name: string, body: string): StatusError {
   const suffix = ` ( ${resource} ${name})`;
   const fixed: Partial<Record<number, [StatusReason, string]>> = {
+    400: ['BadRequest', 'the server rejected our request for an unknown reason'],
     401: ['Unauthorized', 'the server has asked for the client to provide credentials'],
     404: ['NotFound', 'the server could not find the requested resource'],
     405: ['MethodNotAllowed', 'the server does not allow this method on the requested resource'],

@@ -12,6 +12,7 @@
 // registry/validation/label-selector.ts turns them into field errors. That syntax
 // is what takes this file past 400 lines; it belongs in a schema/names.ts of its
 // own once name syntax moves below the registry (TODO(#9)).
+import { parseGoInt64 } from './go-strconv.js';
 
 // --- label keys and values (apimachinery pkg/util/validation) ---------------------
 
@@ -156,14 +157,9 @@ export interface LabelSelectorRequirement {
   readonly values?: readonly string[] | null;
 }
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-
-/** strconv.ParseInt(s, 10, 64): an optional sign, decimal digits, within int64. */
+/** strconv.ParseInt(s, 10, 64), undefined where Go refuses it. */
 function parseInt64(s: string): bigint | undefined {
-  if (!/^[+-]?\d+$/.test(s)) return undefined;
-  const n = BigInt(s);
-  return n < INT64_MIN || n > INT64_MAX ? undefined : n;
+  return parseGoInt64(s).value;
 }
 
 /** Go's %#v of a []string, as field.Invalid prints a values list. */

@@ -2,6 +2,7 @@
 // validated as apimachinery's ValidateCreateOptions & co do: a bad value is 422
 // Invalid with kind <Verb>Options in meta.k8s.io; a value that does not parse
 // (limit=abc) is 400, as kube's parameter codec answers.
+import { parseGoInt64 } from '../../schema/go-strconv.js';
 import { badRequest, invalid } from '../../errors/status-error.js';
 import { invalidValue, notSupported, path, tooLong, type FieldError } from '../../errors/field-errors.js';
 
@@ -63,8 +64,9 @@ export function parseWriteOptions(query: URLSearchParams, kind: OptionsKind): Wr
 export function intParam(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name);
   if (raw === null || raw === '') return undefined;
-  if (!/^-?\d+$/.test(raw)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(raw)}: invalid syntax`);
-  return Number(raw);
+  const parsed = parseGoInt64(raw);
+  if (parsed.error !== undefined) throw badRequest(parsed.error);
+  return Number(parsed.value);
 }
 
 export function boolParam(query: URLSearchParams, name: string): boolean {

@@ -96,3 +96,12 @@ export function validateDataKeys(data: unknown, p: FieldPath, other?: { data: un
 
 /** ConfigMaps and Secrets sum their payload against one limit (kube's MaxSecretSize). */
 export const MAX_SECRET_SIZE = 1024 * 1024;
+
+/**
+ * The members of `next` and `prev` that differ, one line each (`  <prefix><member>:
+ * changed`): what kapi says where kube prints a Go diff, which nobody parses.
+ */
+export function describeChanges(next: Json, prev: Json, prefix: string): string {
+  const keys = [...new Set([...Object.keys(next), ...Object.keys(prev)])].filter((k) => !deepEqual(next[k], prev[k])).sort();
+  return keys.map((k) => `  ${prefix}${k}: changed`).join('\n');
+}

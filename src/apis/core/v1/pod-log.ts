@@ -8,18 +8,16 @@
 // mapped as kube's GenericHttpResponseChecker maps them.
 import { badRequest, backendInternalError, genericServerResponse, invalid, notFound } from '../../../errors/status-error.js';
 import { type FieldError, forbiddenField, invalidValue, path, unnamedPath } from '../../../errors/field-errors.js';
-import type { StreamAnswer, SubresourceDefinition } from '../../../registry/define-resource.js';
-import type { SubresourceConnectContext } from '../../../registry/strategy.js';
+import type { StreamAnswer, SubresourceConnectContext, SubresourceDefinition } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { RFC3339_LAYOUT, formatGoTime, parseGoTime } from '../../../schema/go-time.js';
+import { parseGoInt64 } from '../../../schema/go-strconv.js';
 import { type Json, itemsAt, objectAt, stringAt } from './helpers.js';
 import { type KubeletClientConfig, joinHostPort, kubeletEndpoint, kubeletGet } from './kubelet-client.js';
 
 const NODES = { group: '', plural: 'nodes', scope: 'Cluster' } as const;
 /** How much of a kubelet's refusal kube reads into the Status. */
 const MAX_ERROR_BODY = 50_000;
-const INT64_MAX = 2n ** 63n - 1n;
-const INT64_MIN = -(2n ** 63n);
 
 export interface PodLogOptions {
   readonly container: string;
@@ -35,12 +33,11 @@ export interface PodLogOptions {
   readonly stream?: string;
 }
 
-/** strconv.ParseInt(s, 10, 64) as a query converter calls it: Go's error texts. */
+/** strconv.ParseInt(s, 10, 64) as the query converter calls it: Go's error is a 400. */
 function parseInt64(raw: string): bigint {
-  if (!/^[+-]?\d+$/.test(raw)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(raw)}: invalid syntax`);
-  const n = BigInt(raw);
-  if (n > INT64_MAX || n < INT64_MIN) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(raw)}: value out of range`);
-  return n;
+  const parsed = parseGoInt64(raw);
+  if (parsed.error !== undefined) throw badRequest(parsed.error);
+  return parsed.value;
 }
 
 /** The query converter's bool: `0` and `false` in any case are false, anything else (even empty) true. */

@@ -25,11 +25,15 @@ export interface NodeGetter {
   get(name: string): Promise<KubeObject | undefined>;
 }
 
-function requestsOf(c: Json | undefined): Requests {
-  const requests = objectAt(objectAt(c, 'resources'), 'requests');
+/** The cpu and memory of a resource list (requests, allocatable, overhead); 0 where absent. */
+function cpuAndMemory(list: Json | undefined): Requests {
   const out: Requests = { cpu: 0, memory: 0 };
-  for (const r of RESOURCES) if (requests !== undefined && Object.hasOwn(requests, r)) out[r] = parseQuantity(requests[r]) ?? 0;
+  for (const r of RESOURCES) if (list !== undefined && Object.hasOwn(list, r)) out[r] = parseQuantity(list[r]) ?? 0;
   return out;
+}
+
+function requestsOf(c: Json | undefined): Requests {
+  return cpuAndMemory(objectAt(objectAt(c, 'resources'), 'requests'));
 }
 
 function add(into: Requests, more: Requests): void {
@@ -62,7 +66,7 @@ export function podRequests(spec: Json): Requests {
   for (const r of RESOURCES) total[r] = Math.max(total[r], initMax[r]);
   const podLevel = objectAt(objectAt(spec, 'resources'), 'requests');
   for (const r of RESOURCES) if (podLevel !== undefined && Object.hasOwn(podLevel, r)) total[r] = parseQuantity(podLevel[r]) ?? total[r];
-  add(total, requestsOf({ resources: { requests: objectAt(spec, 'overhead') } }));
+  add(total, cpuAndMemory(objectAt(spec, 'overhead')));
   return total;
 }
 
@@ -91,7 +95,7 @@ export function podResizeAdmission(nodeGetter: NodeGetter): AdmissionPlugin {
         throw forbidden(PODS, attrs.name, `pod resize is only supported on linux nodes, node ${JSON.stringify(nodeName)} is ${JSON.stringify(os)}`, [{ reason: 'UnsupportedPlatform' }]);
       }
       const asked = podRequests(spec);
-      const allocatable = requestsOf({ resources: { requests: objectAt(objectAt(node, 'status'), 'allocatable') } });
+      const allocatable = cpuAndMemory(objectAt(objectAt(node, 'status'), 'allocatable'));
       const short: string[] = [];
       if (asked.cpu > allocatable.cpu) short.push(`cpu, requested: ${milli(asked.cpu)}, allocatable: ${milli(allocatable.cpu)}`);
       if (asked.memory > allocatable.memory) short.push(`memory, requested: ${Math.ceil(asked.memory)}, allocatable: ${Math.ceil(allocatable.memory)}`);

@@ -14,7 +14,7 @@ import type { SubresourceDefinition } from '../../../registry/define-resource.js
 import { type FieldError, type FieldPath, forbiddenField, invalidValue, path, unnamedPath } from '../../../errors/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
 import { cloneJson, type KubeObject } from '../../../schema/object.js';
-import { type Json, bumpGenerationIfChanged, ensureObject, itemsAt, objectAt, stringAt } from './helpers.js';
+import { type Json, bumpGenerationIfChanged, describeChanges, ensureObject, itemsAt, objectAt, stringAt } from './helpers.js';
 import { validatePodSpec } from './pod-spec-validation.js';
 import { podQOSClass } from './pod-qos.js';
 
@@ -33,12 +33,6 @@ function specErrors(pod: KubeObject): FieldError[] {
   return validatePodSpec(objectAt(pod, 'spec') ?? {}, path('spec'), { isPod: true });
 }
 
-/** A short account of what changed in a container; kube prints a Go diff here, which nobody parses. */
-function describeChanges(next: Json, prev: Json): string {
-  const keys = [...new Set([...Object.keys(next), ...Object.keys(prev)])].filter((k) => !deepEqual(next[k], prev[k])).sort();
-  return keys.map((k) => `  ${k}: changed`).join('\n');
-}
-
 /** kube's ValidatePodEphemeralContainersUpdate. */
 export function validateEphemeralContainersUpdate(next: KubeObject, prev: KubeObject): FieldError[] {
   const errs = specErrors(next);
@@ -51,7 +45,7 @@ export function validateEphemeralContainersUpdate(next: KubeObject, prev: KubeOb
     const name = stringAt(old, 'name');
     const now = byName.get(name);
     if (now === undefined) errs.push(forbiddenField(p, `existing ephemeral containers ${JSON.stringify(name)} may not be removed\n`));
-    else if (!deepEqual(old, now)) errs.push(forbiddenField(p.key(name), `existing ephemeral containers ${JSON.stringify(name)} may not be changed\n${describeChanges(now, old)}`));
+    else if (!deepEqual(old, now)) errs.push(forbiddenField(p.key(name), `existing ephemeral containers ${JSON.stringify(name)} may not be changed\n${describeChanges(now, old, '')}`));
   }
   return errs;
 }
@@ -123,7 +117,10 @@ function semantic(c: Json | undefined): Json | undefined {
   if (resources === undefined) return c;
   const copy = cloneJson(c!);
   const r = objectAt(copy, 'resources')!;
-  for (const kind of ['requests', 'limits']) if (Object.keys(objectAt(r, kind) ?? { x: 1 }).length === 0) delete r[kind];
+  for (const kind of ['requests', 'limits']) {
+    const list = objectAt(r, kind);
+    if (list !== undefined && Object.keys(list).length === 0) delete r[kind];
+  }
   return copy;
 }
 

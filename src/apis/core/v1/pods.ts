@@ -8,7 +8,7 @@ import { podTable } from './pods-table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { type FieldError, forbiddenField, invalidValue, path, required } from '../../../errors/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
-import { type Json, arrayAt, bumpGenerationIfChanged, ensureObject, objectAt, setDefault, stringAt } from './helpers.js';
+import { type Json, arrayAt, bumpGenerationIfChanged, describeChanges, ensureObject, objectAt, setDefault, stringAt } from './helpers.js';
 import { defaultPodRequests, defaultPodSpec } from './pod-spec-defaults.js';
 import { validatePodSpec } from './pod-spec-validation.js';
 import { podQOSClass } from './pod-qos.js';
@@ -70,14 +70,8 @@ function validatePodSpecUpdate(next: Json, prev: Json): FieldError[] {
   if (oldTolerations.every((t) => newTolerations.some((nt) => deepEqual(nt, t)))) munged.tolerations = prev.tolerations;
   const oldGrace = prev.terminationGracePeriodSeconds;
   if (typeof oldGrace === 'number' && oldGrace < 0 && munged.terminationGracePeriodSeconds === 1) munged.terminationGracePeriodSeconds = oldGrace;
-  if (!deepEqual(munged, prev)) errs.push(forbiddenField(path('spec'), `${POD_UPDATE_FORBIDDEN}\n${describeChanges(munged, prev)}`));
+  if (!deepEqual(munged, prev)) errs.push(forbiddenField(path('spec'), `${POD_UPDATE_FORBIDDEN}\n${describeChanges(munged, prev, 'spec.')}`));
   return errs;
-}
-
-/** A short list of changed spec fields; kube prints a Go diff here, which nobody parses. */
-function describeChanges(next: Json, prev: Json): string {
-  const keys = [...new Set([...Object.keys(next), ...Object.keys(prev)])].filter((k) => !deepEqual(next[k], prev[k])).sort();
-  return keys.map((k) => `  spec.${k}: changed`).join('\n');
 }
 
 function selectableFields(pod: KubeObject): Record<string, string> {

@@ -3,6 +3,8 @@
 // stored pod untouched, the valid form stored with only what the subresource writes.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { pods } from '../../../../src/apis/core/v1/pods.js';
+import { podTemplates } from '../../../../src/apis/core/v1/pod-templates.js';
+import { podRequests } from '../../../../src/apis/core/v1/pod-resize-admission.js';
 import type { KubeObject } from '../../../../src/schema/object.js';
 import { createStoreHarness, type StoreHarness } from '../../../support/store-harness.js';
 
@@ -164,7 +166,6 @@ describe('pods/ephemeralcontainers', () => {
   });
 
   test('templates may not carry them', async () => {
-    const { podTemplates } = await import('../../../../src/apis/core/v1/pod-templates.js');
     const got = await h.create(podTemplates, { metadata: meta, template: { spec: { containers: [nginx], ephemeralContainers: [{ name: 'debug', image: 'busybox' }] } } });
     expect(got.errors).toEqual(['template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template']);
   });
@@ -334,8 +335,7 @@ describe('podRequests: what a pod asks of its node (PodResizeValidator)', () => 
     { name: 'overhead is added', spec: { containers: [c('a', '100m', '1Mi')], overhead: { cpu: '50m' } }, want: { cpu: 0.15, memory: 2 ** 20 } },
   ];
   for (const row of rows) {
-    test(row.name, async () => {
-      const { podRequests } = await import('../../../../src/apis/core/v1/pod-resize-admission.js');
+    test(row.name, () => {
       const got = podRequests(row.spec);
       expect(got.cpu).toBeCloseTo(row.want.cpu, 9);
       expect(got.memory).toBe(row.want.memory);

@@ -9,6 +9,7 @@ import { clientErrorStatus, installErrorHandling, sendStatus, toStatusError, wri
 import type { ApiMetrics } from './metrics.js';
 import { isLongRunning } from './long-running.js';
 import { HTTP2_LIMITS, MAX_HEADER_BYTES, trackHttp2Session } from './http2-limits.js';
+import { readHttp1ThroughStream } from './http1-reads.js';
 import { warningHeaderValues } from '../endpoints/warning-header.js';
 
 export interface TlsOptions {
@@ -116,7 +117,10 @@ export function createApp(opts: AppOptions): FastifyInstance {
 
   app.decorateRequest('kapi', undefined as never);
   log = app.log as unknown as Logger;
-  if (opts.tls !== undefined) trackHttp2Session(app.server, app.log);
+  if (opts.tls !== undefined) {
+    trackHttp2Session(app.server, app.log);
+    readHttp1ThroughStream(app.server);
+  }
   // Node reads 16 KiB of HTTP/1.1 headers unless the server says otherwise; the
   // HTTP/1.1 fallback of the HTTP/2 server reads this property per connection.
   (app.server as { maxHeaderSize?: number }).maxHeaderSize = MAX_HEADER_BYTES;

@@ -106,3 +106,75 @@ function parse(raw: Buffer): Omit<RawResponse, 'closed' | 'ms'> {
     return { status, headers, body: split.rest };
   }
 }
+
+/**
+ * One HTTP/1.1 keep-alive connection over TLS on which requests are sent one at a
+ * time, each only after the previous answer was read completely (no pipelining), as
+ * the Go, Python and Java clients use a pooled connection.
+ */
+export interface KeepAliveConnection {
+  /** Writes one request and reads its whole answer; `status: 0` and `closed` when the server closed instead. */
+  exchange(request: string | Buffer): Promise<RawResponse>;
+  close(): void;
+}
+
+export function openKeepAlive(opts: { port: number; creds: Credentials }): Promise<KeepAliveConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({
+      host: '127.0.0.1',
+      port: opts.port,
+      ALPNProtocols: ['http/1.1'],
+      ca: opts.creds.ca,
+      cert: opts.creds.cert,
+      key: opts.creds.key,
+      servername: 'localhost',
+    });
+    let buffered = Buffer.alloc(0);
+    let closed = false;
+    let wake: (() => void) | undefined;
+    socket.on('data', (d: Buffer) => {
+      buffered = Buffer.concat([buffered, d]);
+      wake?.();
+    });
+    socket.once('close', () => {
+      closed = true;
+      wake?.();
+    });
+    socket.on('error', () => {});
+    socket.once('secureConnect', () =>
+      resolve({
+        exchange: (request) =>
+          new Promise((answer) => {
+            const started = Date.now();
+            const check = () => {
+              const end = completeAt(buffered);
+              if (end >= 0) {
+                const raw = buffered.subarray(0, end);
+                buffered = buffered.subarray(end);
+                wake = undefined;
+                answer({ ...parse(raw), closed: false, ms: Date.now() - started });
+              } else if (closed) {
+                wake = undefined;
+                answer({ status: 0, headers: [], body: buffered, closed: true, ms: Date.now() - started });
+              }
+            };
+            wake = check;
+            socket.write(request);
+            check();
+          }),
+        close: () => socket.destroy(),
+      }),
+    );
+    socket.once('error', reject);
+  });
+}
+
+/** Where the first complete answer (with a Content-Length) in `raw` ends, or -1. */
+function completeAt(raw: Buffer): number {
+  const split = splitHead(raw);
+  if (split === undefined) return -1;
+  const m = /\r\ncontent-length:\s*(\d+)/i.exec(split.head);
+  if (m === null) throw new Error(`answer without Content-Length: ${split.head}`);
+  const end = raw.length - split.rest.length + Number(m[1]);
+  return raw.length >= end ? end : -1;
+}

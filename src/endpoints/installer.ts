@@ -105,6 +105,12 @@ function readLimited(payload: Readable, limit: number): Promise<Buffer> {
   });
 }
 
+/** An HTTP/2 request whose stream goes on after its headers and that Fastify left unread. */
+function hasUnannouncedHttp2Body(request: FastifyRequest): boolean {
+  const stream = (request.raw as { stream?: { endAfterHeaders?: boolean } }).stream;
+  return request.raw.httpVersionMajor === 2 && stream?.endAfterHeaders === false && request.method !== 'GET' && request.method !== 'HEAD';
+}
+
 /**
  * Whether the URL's shape exists for this resource: namespaced kinds are addressed
  * inside a namespace (only list/watch span all of them), cluster-scoped kinds never
@@ -176,6 +182,14 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
       const declared = Number(request.headers['content-length'] ?? 0);
       if (declared > 2 * MAX_BODY_BYTES) throw requestEntityTooLarge(`limit is ${MAX_BODY_BYTES}`);
       return readLimited(payload, MAX_BODY_BYTES);
+    });
+    // Fastify reads a body only when the headers announce one (Content-Type,
+    // Content-Length or Transfer-Encoding). An HTTP/2 request frames its body in DATA
+    // frames and may say none of these (`kubectl create --raw -f` over HTTP/2):
+    // kube reads the stream all the same and takes it as JSON, so a stream the client
+    // did not end with its HEADERS frame is read here, within the same limit.
+    scope.addHook('preValidation', async (request) => {
+      if (request.body === undefined && hasUnannouncedHttp2Body(request)) request.body = await readLimited(request.raw, MAX_BODY_BYTES);
     });
     for (const url of ['/api/*', '/apis/*']) {
       scope.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url, bodyLimit: Number.MAX_SAFE_INTEGER, handler: dispatch });

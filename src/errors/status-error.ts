@@ -324,7 +324,8 @@ export function backendInternalError(text: string): StatusError {
  * the fixed texts. `body` is what the backend said (its first 50,000 bytes).
  */
 export function genericServerResponse(code: number, resource: string, name: string, body: string): StatusError {
-  const suffix = ` ( ${resource} ${name})`;
+  // kube appends the resource only when it has one (go-restful's own refusals have none).
+  const suffix = resource === '' ? '' : ` ( ${resource} ${name})`;
   const fixed: Partial<Record<number, [StatusReason, string]>> = {
     400: ['BadRequest', 'the server rejected our request for an unknown reason'],
     401: ['Unauthorized', 'the server has asked for the client to provide credentials'],
@@ -345,7 +346,7 @@ export function genericServerResponse(code: number, resource: string, name: stri
   else if (code === 415) [reason, message] = ['UnsupportedMediaType', body];
   else if (code >= 500) [reason, message] = ['InternalError', `an error on the server (${JSON.stringify(body)}) has prevented the request from succeeding`];
   else [reason, message] = ['', `the server responded with the status code ${code} but did not return more information`];
-  return new StatusError({ code, reason, message: `${message}${suffix}`, details: { name, kind: resource } });
+  return new StatusError({ code, reason, message: `${message}${suffix}`, details: detailsFor({ group: '', resource }, name) });
 }
 
 /** Anything unexpected: logged as a bug by the error handler. */

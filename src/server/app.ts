@@ -10,6 +10,7 @@ import type { ApiMetrics } from './metrics.js';
 import { isLongRunning } from './long-running.js';
 import { HTTP2_LIMITS, MAX_HEADER_BYTES, trackHttp2Session } from './http2-limits.js';
 import { readHttp1ThroughStream } from './http1-reads.js';
+import { answerBeforeRouting } from './pre-router.js';
 import { warningHeaderValues } from '../endpoints/warning-header.js';
 
 export interface TlsOptions {
@@ -121,6 +122,7 @@ export function createApp(opts: AppOptions): FastifyInstance {
     trackHttp2Session(app.server, app.log);
     readHttp1ThroughStream(app.server);
   }
+  answerBeforeRouting(app.server);
   // Node reads 16 KiB of HTTP/1.1 headers unless the server says otherwise; the
   // HTTP/1.1 fallback of the HTTP/2 server reads this property per connection.
   (app.server as { maxHeaderSize?: number }).maxHeaderSize = MAX_HEADER_BYTES;

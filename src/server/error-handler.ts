@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import {
   StatusError,
   badRequest,
+  genericServerResponse,
   internal,
   isStatusError,
   requestEntityTooLarge,
@@ -113,7 +114,7 @@ export function clientErrorStatus(err: NodeJS.ErrnoException): StatusError {
       // Go reads any token as a method (the router then answers 405); anything else
       // on the request line is a malformed request.
       return isTokenMethod((err as { rawPacket?: unknown }).rawPacket)
-        ? transportError(405, 'the server does not allow this method on the requested resource')
+        ? genericServerResponse(405, '', '', '')
         : badRequest('malformed HTTP request (HPE_INVALID_METHOD)');
     default:
       return badRequest(`malformed HTTP request${err.code === undefined ? '' : ` (${err.code})`}`);

@@ -5,6 +5,7 @@
 // precedence; `==` by precedence too (build metadata ignored, as Version.Equals).
 import { celError } from '../values.js';
 import type { CelLibrary } from './library.js';
+import { parseGoUint64 } from '../../schema/go-strconv.js';
 
 export const SEMVER_TYPE = 'kubernetes.Semver';
 
@@ -27,15 +28,13 @@ class SemverError extends Error {}
 
 const NUMBERS = /^[0-9]*$/;
 const ALPHANUM = /^[0-9A-Za-z-]*$/;
-const UINT64_MAX = (1n << 64n) - 1n;
 const hasLeadingZeroes = (s: string): boolean => s.length > 1 && s[0] === '0';
 
-/** strconv.ParseUint(s, 10, 64) for a string already known to be digits only. */
+/** strconv.ParseUint(s, 10, 64), its error as the semver library's. */
 function parseUint(s: string): bigint {
-  if (s === '') throw new SemverError(`strconv.ParseUint: parsing "": invalid syntax`);
-  const v = BigInt(s);
-  if (v > UINT64_MAX) throw new SemverError(`strconv.ParseUint: parsing ${JSON.stringify(s)}: value out of range`);
-  return v;
+  const parsed = parseGoUint64(s);
+  if (parsed.error !== undefined) throw new SemverError(parsed.error);
+  return parsed.value;
 }
 
 function component(s: string, what: 'major' | 'minor' | 'patch'): bigint {

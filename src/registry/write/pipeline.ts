@@ -6,9 +6,10 @@
 // re-runs the transform on the newer object here, so no endpoint loops. A write
 // that leaves a deleted object without finalizers removes it afterwards, as
 // kube-apiserver's store does (this is how /finalize ends a namespace).
-import { badRequest, conflict, generateNameConflict, internal, invalid, isStatusError, notFound } from '../../errors/status-error.js';
+import { backendError, badRequest, conflict, generateNameConflict, internal, invalid, isStatusError, notFound } from '../../errors/status-error.js';
 import { goLiteral, invalidValue, path } from '../../errors/field-errors.js';
 import { isStorageError } from '../../errors/storage-error.js';
+import { parseGoUint64 } from '../../schema/go-strconv.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { Storage } from '../../storage/storage.js';
 import { NO_ALLOCATION } from '../allocation.js';
@@ -60,8 +61,8 @@ async function begin(
   const view = transformed.fresh === true ? transformed.object : thaw(transformed.object);
   view.metadata ??= {};
   if (request.verb === 'update') checkName(ctx, view, request);
-  if (current === undefined) acceptCreate(ctx, view, request);
-  else acceptUpdate(ctx, { view, current, request, sub });
+  const versionSetOnCreate = current === undefined ? acceptCreate(ctx, view, request) : false;
+  if (current !== undefined) acceptUpdate(ctx, { view, current, request, sub });
   const state: WriteState = {
     ctx,
     request,
@@ -81,6 +82,7 @@ async function begin(
     warnings: [...(transformed.warnings ?? [])],
     allocation: NO_ALLOCATION,
     generatedName: false,
+    versionSetOnCreate,
   };
   return state;
 }
@@ -95,19 +97,21 @@ function checkName(ctx: StoreContext, view: KubeObject, request: WriteRequest): 
   }
 }
 
-/** A new object (POST, or PUT of a missing one): the kind's type fields, the request's namespace, no resourceVersion. */
-function acceptCreate(ctx: StoreContext, view: KubeObject, request: WriteRequest): void {
+/**
+ * A new object (POST, or PUT of a missing one): the kind's type fields, the request's
+ * namespace, no resourceVersion. Answers whether a POST named a version kube's storage
+ * refuses: a non-zero uint64 (strconv.ParseUint); one that does not parse is dropped.
+ */
+function acceptCreate(ctx: StoreContext, view: KubeObject, request: WriteRequest): boolean {
   const rv = view.metadata.resourceVersion;
-  if (request.verb === 'update') {
-    // Create-on-update: a resourceVersion means the caller expected an existing object.
-    if (rv !== undefined && rv !== '' && rv !== '0') throw notFound(ctx.resource, request.name ?? '');
-  } else if (rv !== undefined && /^\d+$/.test(rv) && rv !== '0') {
-    // kube's storage refuses a parseable non-zero resourceVersion on create (a 500, as upstream).
-    throw internal(new Error('resourceVersion should not be set on objects to be created'));
-  }
+  // Create-on-update: a resourceVersion means the caller expected an existing object.
+  if (request.verb === 'update' && rv !== undefined && rv !== '' && rv !== '0') throw notFound(ctx.resource, request.name ?? '');
   delete view.metadata.resourceVersion;
   setTypeMeta(view, ctx.definition);
   ensureNamespace(view, ctx.definition, request.namespace);
+  if (request.verb === 'update' || rv === undefined) return false;
+  const parsed = parseGoUint64(rv);
+  return parsed.error === undefined && parsed.value !== 0n;
 }
 
 /** An update: the resourceVersion the view carries is a precondition (409 when stale), or absent where the kind allows. */
@@ -144,6 +148,11 @@ async function create(ctx: StoreContext, request: WriteRequest): Promise<UpdateR
       throw err;
     }
     const name = state.object.metadata.name ?? '';
+    // kube's storage refuses it with a plain error (a 500 without reason); its dry run never asks.
+    if (state.versionSetOnCreate && request.dryRun !== true) {
+      await state.allocation.revert();
+      throw backendError('resourceVersion should not be set on objects to be created');
+    }
     let object: KubeObject;
     try {
       object = await storage.create(objectKey(ctx.definition, { namespace: state.object.metadata.namespace, name }), state.object);

@@ -35,6 +35,11 @@ export interface WriteState {
   allocation: AllocationTxn;
   /** metadata.name came from generateName in this attempt (a collision is retried). */
   generatedName: boolean;
+  /**
+   * A create whose body named a resourceVersion kube's storage reads as set (a
+   * non-zero uint64): refused when stored, after every step, as kube's storage refuses it.
+   */
+  readonly versionSetOnCreate: boolean;
 }
 
 /** One step of the write pipeline; steps.ts declares their order once. */

@@ -55,11 +55,40 @@ describe('generic store in process', () => {
     expect(err.headers['Retry-After']).toBe('1');
   });
 
-  test('a resourceVersion on create is refused', async () => {
-    const err = await rejection(registry.store(gadgets).create({ metadata: { name: 'g', resourceVersion: '5' } }));
-    expect(err.code).toBe(500);
-    expect(err.message).toMatch(/resourceVersion should not be set on objects to be created/);
-  });
+  // kube's storage reads metadata.resourceVersion with strconv.ParseUint: a non-zero
+  // uint64 is refused (a plain error: 500 without reason), anything else is dropped.
+  const createVersions = [
+    { name: 'a version', resourceVersion: '5', refused: true },
+    { name: 'leading zeros still parse', resourceVersion: '05', refused: true },
+    { name: 'the largest uint64', resourceVersion: '18446744073709551615', refused: true },
+    { name: 'zero', resourceVersion: '0', refused: false },
+    { name: 'zeros', resourceVersion: '00', refused: false },
+    { name: 'empty', resourceVersion: '', refused: false },
+    { name: 'past uint64', resourceVersion: '99999999999999999999', refused: false },
+    { name: 'negative', resourceVersion: '-1', refused: false },
+    { name: 'a sign', resourceVersion: '+5', refused: false },
+    { name: 'an exponent', resourceVersion: '1e3', refused: false },
+    { name: 'hexadecimal', resourceVersion: '0x5', refused: false },
+  ];
+  for (const c of createVersions) {
+    test(`a resourceVersion on create: ${c.name} (${JSON.stringify(c.resourceVersion)}) is ${c.refused ? 'refused' : 'dropped'}`, async () => {
+      const store = registry.store(gadgets);
+      const create = store.create({ metadata: { name: 'g', resourceVersion: c.resourceVersion } });
+      if (c.refused) {
+        const err = await rejection(create);
+        expect(err.toStatus()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'resourceVersion should not be set on objects to be created', code: 500 });
+        await expect(storage.get('/example.test/gadgets/g')).rejects.toMatchObject({ code: 'NotFound' });
+        // A dry run never reaches the storage check, as in kube.
+        const dry = await store.create({ metadata: { name: 'g', resourceVersion: c.resourceVersion } }, { dryRun: true });
+        expect(dry.object.metadata.name).toBe('g');
+        return;
+      }
+      const created = await create;
+      const stored = await storage.get('/example.test/gadgets/g');
+      expect(created.object.metadata.resourceVersion).toBe(stored.metadata.resourceVersion);
+      expect(stored.metadata.resourceVersion).toMatch(/^[1-9]\d*$/);
+    });
+  }
 
   test('cluster-scoped kinds drop a namespace; the store fills the namespace of namespaced ones', async () => {
     const g = await registry.store(gadgets).create({ metadata: { name: 'g', namespace: 'default' } });

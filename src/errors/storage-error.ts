@@ -40,6 +40,11 @@ export interface StorageErrorOptions {
   readonly current?: StorageErrorEntry;
   /** Compacted: the oldest revision still available. FutureRevision: the current one. */
   readonly revision?: number;
+  /**
+   * Compacted, FutureRevision: the revision that was asked for, where the storage
+   * knows it (a continue token's, say, which the request's resourceVersion is not).
+   */
+  readonly requested?: number;
   readonly cause?: unknown;
 }
 
@@ -48,6 +53,7 @@ export class StorageError extends Error {
   readonly key: string | undefined;
   readonly current: StorageErrorEntry | undefined;
   readonly revision: number | undefined;
+  readonly requested: number | undefined;
 
   constructor(code: StorageErrorCode, message: string, opts: StorageErrorOptions = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
@@ -56,6 +62,7 @@ export class StorageError extends Error {
     this.key = opts.key;
     this.current = opts.current;
     this.revision = opts.revision;
+    this.requested = opts.requested;
   }
 }
 

@@ -43,6 +43,11 @@ function preconditionText(err: StorageError): string {
   return `StorageError: invalid object, Code: 4, Key: /registry${err.key ?? ''}, ResourceVersion: 0, AdditionalErrorMsg: ${err.message}`;
 }
 
+/** The version kube's 410 and 504 quote: the one storage tried (a continue token's), else the request's. */
+function requestedVersion(err: StorageError, opts: TranslateOptions): string {
+  return err.requested === undefined ? (opts.resourceVersion ?? '') : String(err.requested);
+}
+
 function fromStorageError(err: StorageError, opts: TranslateOptions): StatusError {
   switch (err.code) {
     case 'NotFound':
@@ -54,9 +59,9 @@ function fromStorageError(err: StorageError, opts: TranslateOptions): StatusErro
     case 'PreconditionFailed':
       return conflict(opts.resource, opts.name, preconditionText(err));
     case 'Compacted':
-      return expired(`too old resource version: ${opts.resourceVersion ?? ''} (${err.revision ?? ''})`);
+      return expired(`too old resource version: ${requestedVersion(err, opts)} (${err.revision ?? ''})`);
     case 'FutureRevision':
-      return tooLargeResourceVersion(opts.resourceVersion ?? '', err.revision);
+      return tooLargeResourceVersion(requestedVersion(err, opts), err.revision);
     case 'Unavailable':
       return serviceUnavailable(err.message);
     case 'InvalidObject':

@@ -15,12 +15,12 @@ export interface KvEntry {
 }
 
 export interface KvGetOptions {
-  /** Read as of this revision (0 or absent: latest). Throws Compacted/FutureRevision. */
+  /** Read as of this revision (0 or absent: latest). Throws Compacted/FutureRevision carrying it as `requested`. */
   readonly revision?: number;
 }
 
 export interface KvListOptions {
-  /** Read as of this revision (0 or absent: latest). Throws Compacted/FutureRevision. */
+  /** Read as of this revision (0 or absent: latest). Throws Compacted/FutureRevision carrying it as `requested`. */
   readonly revision?: number;
   /** At most this many entries (0 or absent: all). */
   readonly limit?: number;

@@ -33,6 +33,16 @@ const cases: { name: string; err: StorageError; want: { code: number; reason: st
   },
   { name: 'Compacted', err: new StorageError('Compacted', 'compacted', { revision: 40 }), want: { code: 410, reason: 'Expired', message: 'too old resource version: 12 (40)' } },
   { name: 'FutureRevision', err: new StorageError('FutureRevision', 'future', { revision: 5 }), want: { code: 504, reason: 'Timeout', message: 'Timeout: Too large resource version: 12, current: 5' } },
+  {
+    name: 'Compacted quotes the version storage tried (a continue token\'s) over the request\'s',
+    err: new StorageError('Compacted', 'compacted', { revision: 272, requested: 1 }),
+    want: { code: 410, reason: 'Expired', message: 'too old resource version: 1 (272)' },
+  },
+  {
+    name: 'FutureRevision quotes the version storage tried over the request\'s',
+    err: new StorageError('FutureRevision', 'future', { revision: 5448, requested: 99999 }),
+    want: { code: 504, reason: 'Timeout', message: 'Timeout: Too large resource version: 99999, current: 5448' },
+  },
   { name: 'Unavailable', err: new StorageError('Unavailable', 'etcd is down'), want: { code: 503, reason: 'ServiceUnavailable', message: 'etcd is down' } },
   { name: 'InvalidObject', err: new StorageError('InvalidObject', 'cannot decode'), want: { code: 500, reason: 'InternalError', message: 'Internal error occurred: cannot decode' } },
   { name: 'BadRequest', err: new StorageError('BadRequest', 'invalid resource version: "x"'), want: { code: 400, reason: 'BadRequest', message: 'invalid resource version: "x"' } },

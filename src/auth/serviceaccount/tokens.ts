@@ -329,9 +329,17 @@ function stringClaim(obj: Record<string, unknown>, key: string): string {
   return typeof value === 'string' ? value : '';
 }
 
+/**
+ * The `aud` claim as go-jose's jwt.Audience reads it (kube's claims type): absent is
+ * none, a string is a list of that one string (`""` too, which meets no audience),
+ * an array must hold only strings. Anything else (null included: Go's decoder hands
+ * it to Audience.UnmarshalJSON, which refuses it) fails the token's claims.
+ */
 function audiencesOf(aud: unknown): string[] {
-  if (typeof aud === 'string') return aud === '' ? [] : [aud];
-  return Array.isArray(aud) ? aud.filter((a): a is string => typeof a === 'string') : [];
+  if (aud === undefined) return [];
+  if (typeof aud === 'string') return [aud];
+  if (Array.isArray(aud) && aud.every((a) => typeof a === 'string')) return aud as string[];
+  throw new TokenError('go-jose/go-jose/jwt: expected string or array value to unmarshal to Audience');
 }
 
 /**

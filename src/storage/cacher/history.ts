@@ -89,5 +89,5 @@ export class EventHistory {
 
 /** kube's cacher: `too old resource version: N (floor)`; the registry words the 410. */
 export function tooOld(revision: number, floor: number): StorageError {
-  return new StorageError('Compacted', `too old resource version: ${revision} (${floor})`, { revision: floor });
+  return new StorageError('Compacted', `too old resource version: ${revision} (${floor})`, { revision: floor, requested: revision });
 }

@@ -129,13 +129,14 @@ export function openEtcdKv(opts: EtcdKvOptions): KV {
     revision: number,
     fn: () => Promise<T>,
   ): Promise<T> => {
-    if (revision > 0 && revision <= compacted) return Promise.reject(compactedError(key, compacted + 1));
+    if (revision > 0 && revision <= compacted) return Promise.reject(compactedError(key, compacted + 1, revision));
     return conn.run('read', key, fn).then(observe, async (err: unknown) => {
-      if (isCompactedError(err)) throw compactedError(key, await oldestRevision());
+      if (isCompactedError(err)) throw compactedError(key, await oldestRevision(), revision);
       if (isFutureRevisionError(err)) {
         throw new StorageError('FutureRevision', `revision ${revision} is newer than the current one`, {
           key,
           revision: await currentRevision(),
+          requested: revision,
         });
       }
       throw err;
@@ -318,10 +319,11 @@ function casOn(full: Buffer, expected: number): ICompare[] {
   return [cas, { key: full, target: 'Create', result: 'Greater', create_revision: 0 }];
 }
 
-function compactedError(key: string, oldest: number): StorageError {
+function compactedError(key: string, oldest: number, requested: number): StorageError {
   return new StorageError('Compacted', `required revision has been compacted (oldest is ${oldest})`, {
     key,
     revision: oldest,
+    requested,
   });
 }
 

@@ -197,11 +197,12 @@ class MemoryKv implements KV {
     this.ensureOpen();
     if (revision === undefined || revision === 0) return this.revision;
     if (revision <= this.compacted) {
-      throw new StorageError('Compacted', `revision ${revision} has been compacted`, { revision: this.compacted + 1 });
+      throw new StorageError('Compacted', `revision ${revision} has been compacted`, { revision: this.compacted + 1, requested: revision });
     }
     if (revision > this.revision) {
       throw new StorageError('FutureRevision', `revision ${revision} is a future revision`, {
         revision: this.revision,
+        requested: revision,
       });
     }
     return revision;

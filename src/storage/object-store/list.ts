@@ -118,7 +118,7 @@ async function readPage(
       throw new StorageError(
         'Compacted',
         'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
-        { revision: err.revision, cause: err },
+        { revision: err.revision, ...(err.requested === undefined ? {} : { requested: err.requested }), cause: err },
       );
     }
     throw err;

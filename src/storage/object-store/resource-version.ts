@@ -21,6 +21,7 @@ export function parseResourceVersion(rv: string | undefined): number | undefined
  */
 export function tooLarge(minimum: number, current: number): StorageError {
   return new StorageError('FutureRevision', `Too large resource version: ${minimum}, current: ${current}`, {
+    requested: minimum,
     revision: current,
   });
 }

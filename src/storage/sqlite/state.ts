@@ -26,10 +26,11 @@ export function resolveReadRevision(state: RevisionState, requested: number | un
   if (requested > state.revision) {
     throw new StorageError('FutureRevision', `revision ${requested} is newer than the current revision ${state.revision}`, {
       revision: state.revision,
+      requested,
     });
   }
   if (requested <= state.compacted) {
-    throw new StorageError('Compacted', `revision ${requested} has been compacted`, { revision: state.compacted + 1 });
+    throw new StorageError('Compacted', `revision ${requested} has been compacted`, { revision: state.compacted + 1, requested });
   }
   return requested;
 }

@@ -75,8 +75,8 @@ export const crudCases: readonly KvCase[] = [
     run: async ({ kv, key, prefix }) => {
       await kv.create(key('a'), bytes('v1'));
       const future = (await kv.currentRevision()) + 1000;
-      await expectStorageError(kv.get(key('a'), { revision: future }), 'FutureRevision');
-      await expectStorageError(kv.list(prefix, { revision: future }), 'FutureRevision');
+      expect((await expectStorageError(kv.get(key('a'), { revision: future }), 'FutureRevision')).requested).toBe(future);
+      expect((await expectStorageError(kv.list(prefix, { revision: future }), 'FutureRevision')).requested).toBe(future);
     },
   },
   {

@@ -126,6 +126,40 @@ describe('service-account authenticator', () => {
     await expect(authn({ ...bearer(api), audiences: ['vault'] })).rejects.toThrow(/is invalid for the target audiences \["vault"\]/);
   });
 
+  // go-jose's jwt.Audience, which kube reads `aud` with: "" is the list [""] (no API
+  // audience), absent and [] name none (the API audiences are implied), null or a
+  // non-string member fail the claims.
+  const audienceShapes: { name: string; aud: unknown; want: 'authenticated' | RegExp }[] = [
+    { name: 'absent', aud: undefined, want: 'authenticated' },
+    { name: 'empty list', aud: [], want: 'authenticated' },
+    { name: 'the issuer as a string', aud: ISSUER, want: 'authenticated' },
+    { name: 'empty string', aud: '', want: /^token audiences \[""\] is invalid for the target audiences \["https:\/\/kapi.test"\]$/ },
+    { name: 'a list holding the empty string', aud: [''], want: /^token audiences \[""\] is invalid/ },
+    { name: 'null', aud: null, want: /^go-jose\/go-jose\/jwt: expected string or array value to unmarshal to Audience$/ },
+    { name: 'a number in the list', aud: [ISSUER, 1], want: /^go-jose\/go-jose\/jwt: expected string or array value/ },
+    { name: 'an object with a prototype-named member', aud: JSON.parse('{"__proto__":"https://kapi.test"}') as unknown, want: /^go-jose\/go-jose\/jwt: expected string or array value/ },
+  ];
+  for (const c of audienceShapes) {
+    test(`aud ${c.name}: ${c.want === 'authenticated' ? 'authenticates' : 'is refused'}`, async () => {
+      const { SignJWT } = await import('jose');
+      const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const own = createTokenKeys({ issuer: ISSUER, signingKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() });
+      const kid = decodeProtectedHeader(await own.issue({ claims, audiences: [ISSUER], now, expirationSeconds: 600, jti: 'k' })).kid!;
+      const t = now.getTime() / 1000;
+      const payload: Record<string, unknown> = { iss: ISSUER, sub: 'system:serviceaccount:team:bot', 'kubernetes.io': claims, iat: t, exp: t + 600 };
+      if (c.aud !== undefined) payload.aud = c.aud;
+      const token = await new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid }).sign(privateKey);
+      const ownAuthn = createServiceAccountAuthenticator({ keys: own, lookup: async (kind, ns, name) => objects.get(`${kind}/${ns}/${name}`), clock: () => now });
+      if (c.want === 'authenticated') {
+        expect((await ownAuthn(bearer(token)))?.user.username).toBe('system:serviceaccount:team:bot');
+        return;
+      }
+      const err = await ownAuthn(bearer(token)).then(() => undefined, (e: unknown) => e);
+      expect(err).toBeInstanceOf(AuthenticationError);
+      expect((err as Error).message).toMatch(c.want);
+    });
+  }
+
   test('a token without exp, or issued more than a minute ahead, is refused', async () => {
     const { SignJWT } = await import('jose');
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });

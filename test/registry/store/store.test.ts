@@ -90,6 +90,31 @@ describe('generic store in process', () => {
     });
   }
 
+  test('an expired or future continue token: the 410 and 504 quote the token\'s version', async () => {
+    const kv = openMemoryKv();
+    const own = createObjectStore({ kv });
+    try {
+      const reg = createRegistry({ storage: own, resources: exampleResources, admission: createAdmissionChain(), clock: () => new Date(0), random: () => 0 });
+      const store = reg.store(gadgets);
+      for (const name of ['a', 'b', 'c']) await store.create({ metadata: { name } });
+      const first = await store.list({ limit: 1 });
+      const token = first.metadata.continue!;
+      const tokenVersion = Number(first.metadata.resourceVersion);
+      for (const name of ['d', 'e']) await store.create({ metadata: { name } });
+      const current = await kv.currentRevision();
+      await kv.compact(current);
+      const expired = await rejection(store.list({ limit: 1, continue: token }));
+      expect(expired.code).toBe(410);
+      expect(expired.message).toBe(`too old resource version: ${tokenVersion} (${current + 1})`);
+      const future = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: current + 1000, start: 'a\u0000' })).toString('base64url');
+      const tooLarge = await rejection(store.list({ limit: 1, continue: future }));
+      expect(tooLarge.code).toBe(504);
+      expect(tooLarge.message).toBe(`Timeout: Too large resource version: ${current + 1000}, current: ${current}`);
+    } finally {
+      await own.close();
+    }
+  });
+
   test('cluster-scoped kinds drop a namespace; the store fills the namespace of namespaced ones', async () => {
     const g = await registry.store(gadgets).create({ metadata: { name: 'g', namespace: 'default' } });
     expect(g.object.metadata.namespace).toBeUndefined();

@@ -43,7 +43,7 @@ export function credentialsFromKubeconfig(path: string, url?: string): Credentia
   return { url: url ?? cluster.server, ca: b64(cluster['certificate-authority-data']), cert: b64(user['client-certificate-data']), key: b64(user['client-key-data']) };
 }
 
-type Sendable = Pick<FuzzInput, 'method' | 'path' | 'headers' | 'body' | 'transport' | 'allowNoAnswer'>;
+type Sendable = Pick<FuzzInput, 'method' | 'path' | 'headers' | 'body' | 'transport' | 'allowNoAnswer' | 'unframed'>;
 
 export interface Client {
   send(input: Sendable, timeoutMs: number): Promise<Outcome>;
@@ -109,13 +109,13 @@ function h2Options(tlsOpts: tls.ConnectionOptions): http2.SecureClientSessionOpt
   return { ...tlsOpts, maxHeaderListPairs: 100_000, maxSendHeaderBlockLength: 1 << 20, maxSessionMemory: 256, settings: { enablePush: false, maxHeaderListSize: 16 << 20 } } as http2.SecureClientSessionOptions;
 }
 
-function sendH2(session: http2.ClientHttp2Session, input: Pick<FuzzInput, 'method' | 'path' | 'headers' | 'body'>, timeoutMs: number): Promise<Outcome> {
+function sendH2(session: http2.ClientHttp2Session, input: Pick<FuzzInput, 'method' | 'path' | 'headers' | 'body' | 'unframed'>, timeoutMs: number): Promise<Outcome> {
   const started = performance.now();
   return new Promise((resolve) => {
     let stream: http2.ClientHttp2Stream;
     try {
       // Content-Length as Go's client sends it when the body is known (lets the server refuse an oversized one at once).
-      const length = input.body === undefined || input.headers['content-length'] !== undefined ? {} : { 'content-length': String(input.body.length) };
+      const length = input.body === undefined || input.unframed === true || input.headers['content-length'] !== undefined ? {} : { 'content-length': String(input.body.length) };
       stream = session.request({ ':method': input.method, ':path': input.path, ...length, ...input.headers }, { endStream: input.body === undefined });
     } catch (err) {
       resolve({ kind: 'unsendable', error: String(err) });

@@ -69,7 +69,7 @@ function pickSeed(rng: Rng, hostile: { light: Seed[]; heavy: Seed[] }): Seed {
 }
 
 function draftOf(seed: Seed): Draft {
-  return { method: seed.method, path: seed.path, query: seed.query ?? '', contentType: seed.contentType, headers: {}, transport: seed.transport ?? 'h2', allowNoAnswer: seed.allowNoAnswer ?? false };
+  return { method: seed.method, path: seed.path, query: seed.query ?? '', contentType: seed.contentType, headers: { ...seed.headers }, transport: seed.transport ?? 'h2', allowNoAnswer: seed.allowNoAnswer ?? false };
 }
 
 function seedBody(seed: Seed): Buffer | undefined {
@@ -151,5 +151,6 @@ function finish(index: number, seed: Seed, draft: Draft, body: Buffer | undefine
     // Mutated raw bytes may no longer be a whole request; the server then rightly waits and closes.
     allowNoAnswer: draft.allowNoAnswer || (mutated && draft.transport === 'raw') || undefined,
     resource: seed.resource,
+    ...(seed.unframed === true ? { unframed: true } : {}),
   };
 }

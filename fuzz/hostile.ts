@@ -317,6 +317,49 @@ function portBindingTokenSeeds(): Seed[] {
   ];
 }
 
+/** A list of `n` label-selector terms `l<i>=v` joined by commas. */
+const selectorTerms = (n: number): string => Array.from({ length: n }, (_, i) => `l${i}=v`).join(',');
+
+/** base64url of a JSON value, as JWT segments and continue tokens are written. */
+const b64url = (value: Json): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/**
+ * Issue 32's transport faults: HTTP/2 bodies that announce neither length nor type,
+ * resourceVersions on create that are no uint64, a service-account-shaped token with
+ * an empty audience, methods no route serves, expectations other than 100-continue,
+ * the User-Agents kube pretty-prints for, and paths of ~70 KB (HTTP/2, under nghttp2's
+ * 64 KiB per encoded header field) and ~116 KB (HTTP/1.1).
+ */
+function transportSeeds(): Seed[] {
+  const versions = ['99999999999999999999', '-1', '1e3', '05', '0', '', '+5', '0x5'];
+  const emptyAudienceToken = [
+    b64url({ alg: 'ES256', kid: 'fuzz' }),
+    b64url({ iss: 'https://kubernetes.default.svc.cluster.local', aud: '', sub: 'system:serviceaccount:default:default', exp: 4102444800, 'kubernetes.io': { namespace: 'default', serviceaccount: { name: 'default', uid: 'x' } } }),
+    'c2lnbmF0dXJl',
+  ].join('.');
+  return [
+    { name: 'hostile/h2-body-unframed', method: 'POST', path: CM_PATH, query: 'dryRun=All', format: 'json', doc: cm('fz-unframed'), unframed: true, expect: { status: [201] } },
+    { name: 'hostile/h2-body-unframed-typed', method: 'POST', path: CM_PATH, query: 'dryRun=All', contentType: MEDIA.json, format: 'json', doc: cm('fz-unframed'), unframed: true, expect: { status: [201] } },
+    ...versions.map((rv, i): Seed => ({ name: `hostile/rv-on-create-${i}`, method: 'POST', path: CM_PATH, query: 'dryRun=All', contentType: MEDIA.json, format: 'json', doc: cm('fz-rv', { metadata: { name: 'fz-rv', resourceVersion: rv } }), expect: { status: [201] } })),
+    { name: 'hostile/rv-on-create-overflow-stored', method: 'POST', path: CM_PATH, contentType: MEDIA.json, format: 'json', doc: cm('fz-rv-overflow', { metadata: { name: 'fz-rv-overflow', resourceVersion: '18446744073709551616' } }), expect: { status: [201, 409] } },
+    // The fuzzer's connections carry the admin certificate, which authenticates first
+    // (kube's union stops at the first authenticator that answers): the forged token
+    // beside it changes nothing. The audience rule itself is tested in test/e2e.
+    { name: 'hostile/token-empty-audience', method: 'GET', path: CM_PATH, format: 'none', headers: { authorization: `Bearer ${emptyAudienceToken}` }, expect: { status: [200] } },
+    { name: 'hostile/method-unknown-h2', method: 'FOO', path: CM_PATH, format: 'none', expect: { status: [405] } },
+    { name: 'hostile/method-unknown-h2-body', method: 'FROB', path: CM_TARGET, contentType: MEDIA.json, format: 'json', doc: cm(poolName(CM, 0)), expect: { status: [405] } },
+    { name: 'hostile/method-options-h2', method: 'OPTIONS', path: CM_PATH, format: 'none', expect: { status: [405] } },
+    { name: 'hostile/expect-bogus-h2', method: 'GET', path: CM_PATH, format: 'none', headers: { expect: 'bogus' }, expect: { status: [417] } },
+    { name: 'hostile/raw-expect-bogus', method: 'RAW', path: CM_PATH, format: 'text', transport: 'raw', text: text(`GET ${CM_PATH} HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nConnection: close\r\n\r\n`), expect: { status: [417] } },
+    { name: 'hostile/raw-method-unknown', method: 'RAW', path: CM_PATH, format: 'text', transport: 'raw', text: text(`FROB ${CM_PATH} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`), expect: { status: [405] } },
+    { name: 'hostile/pretty-curl', method: 'GET', path: CM_PATH, format: 'none', headers: { 'user-agent': 'curl/8.5.0' }, expect: { status: [200] } },
+    { name: 'hostile/pretty-browser-off', method: 'GET', path: CM_TARGET, query: 'pretty=0', format: 'none', headers: { 'user-agent': 'Mozilla/5.0 (X11)' }, expect: { status: [200] } },
+    { name: 'hostile/continue-proto', method: 'GET', path: CM_PATH, query: `limit=1&continue=${Buffer.from('{"v":"meta.k8s.io/v1","rv":1,"start":"__proto__","__proto__":{"rv":"x"}}').toString('base64url')}`, format: 'none' },
+    { name: 'hostile/h2-path-70k', method: 'GET', path: CM_PATH, query: `labelSelector=${selectorTerms(8_000)}`, format: 'none', expect: { status: [200] } },
+    { name: 'hostile/h1-path-116k', method: 'GET', path: CM_PATH, query: `labelSelector=${selectorTerms(14_300)}`, format: 'none', transport: 'h1', expect: { status: [200] } },
+  ];
+}
+
 export function hostileSeeds(): Seed[] {
-  return [...portBindingTokenSeeds(), ...prototypeKeySeeds(), ...yamlSeeds(), ...wrongTypeSeeds(), ...deepSeeds(), ...warningSeeds(), ...pathSeeds(), ...sizeSeeds(), ...contentTypeSeeds(), ...rawSeeds()];
+  return [...transportSeeds(), ...portBindingTokenSeeds(), ...prototypeKeySeeds(), ...yamlSeeds(), ...wrongTypeSeeds(), ...deepSeeds(), ...warningSeeds(), ...pathSeeds(), ...sizeSeeds(), ...contentTypeSeeds(), ...rawSeeds()];
 }

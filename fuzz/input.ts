@@ -36,6 +36,10 @@ export interface Seed {
   readonly allowNoAnswer?: boolean;
   /** Resource written, for attributing a stored object to the input that wrote it. */
   readonly resource?: string;
+  /** Request headers besides Accept and Content-Type (User-Agent, Expect, Authorization). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** HTTP/2 only: the body goes without Content-Length (DATA frames alone say where it ends). */
+  readonly unframed?: boolean;
 }
 
 export interface FuzzInput {
@@ -53,6 +57,7 @@ export interface FuzzInput {
   readonly expect?: Expectation;
   readonly allowNoAnswer?: boolean;
   readonly resource?: string;
+  readonly unframed?: boolean;
 }
 
 /** A JSON value with own keys copied by definition, so `__proto__` stays an ordinary key. */

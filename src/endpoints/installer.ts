@@ -166,7 +166,7 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
     // Negotiate the answer before any work: a 406 must not follow a write.
     const type = sub === undefined ? { apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind } : subresourceType(def, info.subresource);
     // A stream (pods/log) answers bytes of its own type, but kube negotiates as for the kind all the same.
-    negotiateOutput({ accept: request.headers.accept, pretty: isPretty(request.query), codecs, type });
+    negotiateOutput({ accept: request.headers.accept, pretty: isPretty(request), codecs, type });
     const q = request.url.indexOf('?');
     const query = q < 0 ? NO_QUERY : new URLSearchParams(request.url.slice(q + 1));
     return handler(request, reply, { definition: def, store, codecs, checkSchema, info, query, namespace, minRequestTimeoutSeconds });

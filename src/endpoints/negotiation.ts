@@ -76,10 +76,15 @@ function parseBool(value: string): boolean | undefined {
   return undefined;
 }
 
-export function isPretty(query: unknown): boolean {
-  const value = (query as Record<string, unknown> | undefined)?.pretty;
+export function isPretty(request: { readonly query: unknown; readonly headers: { readonly 'user-agent'?: string | undefined } }): boolean {
+  const query = request.query as Record<string, unknown> | undefined;
+  const value = query !== undefined && Object.hasOwn(query, 'pretty') ? query.pretty : undefined;
   const first = Array.isArray(value) ? value[0] : value;
-  return typeof first === 'string' && parseBool(first) === true;
+  if (typeof first === 'string' && first !== '') return parseBool(first) === true;
+  // kube's isPrettyPrint: without ?pretty, people's tools (browsers, curl, wget) get indented JSON.
+  const header: unknown = request.headers['user-agent'];
+  const userAgent = typeof header === 'string' ? header : '';
+  return userAgent.startsWith('curl') || userAgent.startsWith('Wget') || userAgent.startsWith('Mozilla/5.0');
 }
 
 export interface OutputNegotiation {
@@ -262,7 +267,7 @@ export function outputTargetFor(
 export function answerTargetFor(request: FastifyRequest, obj: { apiVersion?: string; kind?: string }, codecs?: CodecRegistry): NegotiatedOutput {
   return negotiateOutputTarget({
     accept: header(request, 'accept'),
-    pretty: isPretty(request.query),
+    pretty: isPretty(request),
     ...(codecs === undefined ? {} : { codecs }),
     type: { apiVersion: obj.apiVersion ?? '', kind: obj.kind ?? '' },
   });
@@ -295,7 +300,7 @@ export function encodeStatusFor(request: FastifyRequest, status: StatusBody, cod
   try {
     return encodeFor(request, status, codecs);
   } catch {
-    const codec = isPretty(request.query) ? codecs.prettyJson : codecs.json;
+    const codec = isPretty(request) ? codecs.prettyJson : codecs.json;
     return { contentType: codec.mediaType, body: codec.encode(status) };
   }
 }

@@ -81,7 +81,9 @@ function splitHead(raw: Buffer): { head: string; rest: Buffer } | undefined {
 }
 
 function isComplete(raw: Buffer): boolean {
-  const split = splitHead(raw);
+  let split = splitHead(raw);
+  // Interim 100 Continue answers carry no body; the final answer follows them.
+  while (split !== undefined && /^HTTP\/1\.1 100 /.test(split.head)) split = splitHead(split.rest);
   if (split === undefined) return false;
   const m = /\r\ncontent-length:\s*(\d+)/i.exec(split.head);
   return m !== null && split.rest.length >= Number(m[1]);

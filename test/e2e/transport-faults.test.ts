@@ -95,7 +95,7 @@ function https1(opts: { method?: string; path: string; headers?: Record<string, 
 const json = (a: H2Answer): Record<string, unknown> => JSON.parse(a.body.toString()) as Record<string, unknown>;
 
 describe('HTTP/2 bodies are read whatever their framing', () => {
-  const cases = [
+  const cases: { name: string; headers: Record<string, string> }[] = [
     { name: 'neither Content-Length nor Content-Type', headers: {} },
     { name: 'a Content-Type and no Content-Length', headers: { 'content-type': 'application/json' } },
   ];

@@ -89,8 +89,8 @@ const layers = [
   {
     name: 'auth',
     path: dir('auth'),
-    may: ['cel', 'codecs', 'errors', 'schema', 'generated'].map(dir),
-    why: 'authn/authz run in server filters before any registry work; UserInfo and Verb come from schema/, which registry/ shares',
+    may: [...['cel', 'codecs', 'errors', 'schema', 'generated'].map(dir), STORAGE_CONTRACTS],
+    why: 'authn/authz run in server filters before any registry work; UserInfo and Verb come from schema/, which registry/ shares; the RBAC and Node authorizers keep their indexes from watches through the Storage contract alone',
   },
   {
     name: 'admission',

@@ -12,6 +12,10 @@ import { createAuthenticator } from './auth/authn/create.js';
 import type { FastifyRequest } from 'fastify';
 import { createRequestAuthenticator } from './auth/authn/request.js';
 import { createAuthorizer } from './auth/authz/create.js';
+import { createEscalationGuard } from './auth/authz/rbac/escalation.js';
+import { createAbacAuthorizer } from './auth/authz/abac/abac.js';
+import { createRbacPolicy } from './auth/authz/rbac/policy.js';
+import { clusterRoleBindings, clusterRoles, roleBindings, roles } from './apis/rbac/v1/index.js';
 import { createRequestAuthorizer } from './auth/authz/request.js';
 import { createApp } from './server/app.js';
 import { createChain } from './server/chain.js';
@@ -36,7 +40,6 @@ import { encodeStatusFor } from './endpoints/negotiation.js';
 import { createOpenApi, registerOpenApiRoutes } from './endpoints/openapi/index.js';
 import { createAdmissionChain, defaultAdmissionPlugins } from './admission/chain.js';
 import { priorityAdmissionFromStorage } from './apis/scheduling/v1/index.js';
-import { createRulesResolver } from './apis/authorization/v1/rules-resolver.js';
 import { bootstrapPriorityClasses } from './server/bootstrap-scheduling.js';
 import { bootstrapFlowControl } from './server/bootstrap-flowcontrol.js';
 import { bootstrapRbac } from './server/bootstrap-rbac.js';
@@ -107,8 +110,28 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
         onBackendError: (err, resource) => logger.warn({ err, resource }, 'watch cache: backend read failed, retrying'),
       })
     : createObjectStore({ kv });
-  // One authorizer: the filter chain's, and the one `kubectl auth can-i` asks (authorization/v1).
-  const authorizer = createAuthorizer({ modes: options.authorizationModes });
+  // RBAC's policy, kept in memory from the watch cache: the RBAC mode decides from
+  // it, and escalation checks on roles and bindings read it whatever the modes are,
+  // as kube's rule resolver reads RBAC's listers.
+  const rbacPolicy = createRbacPolicy({
+    storage,
+    prefixes: {
+      roles: collectionPrefix(roles, {}),
+      clusterRoles: collectionPrefix(clusterRoles, {}),
+      roleBindings: collectionPrefix(roleBindings, {}),
+      clusterRoleBindings: collectionPrefix(clusterRoleBindings, {}),
+    },
+    onError: (err) => logger.warn({ err }, 'rbac policy: watch ended, re-listing'),
+  });
+  // One authorizer mode: the filter chain's decisions, the one `kubectl auth can-i`
+  // asks (authorization/v1), and the rules `kubectl auth can-i --list` lists.
+  const authorization = createAuthorizer({
+    modes: options.authorizationModes,
+    rbac: rbacPolicy.mode,
+    ...(files.abacPolicies === undefined ? {} : { abac: createAbacAuthorizer(files.abacPolicies) }),
+  });
+  const authorizer = authorization.authorize;
+  const escalation = createEscalationGuard({ authorizer, index: rbacPolicy.index });
   // Service-account tokens: signed by the configured (or generated) key, served by serviceaccounts/token.
   const tokenKeys = createTokenKeys({
     issuer: options.serviceAccount.issuer,
@@ -161,7 +184,8 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
       tokenIssuer: tokenKeys,
       serviceAllocator,
       authorizer,
-      rulesResolver: createRulesResolver({ modes: options.authorizationModes }),
+      rulesResolver: authorization.rulesFor,
+      escalation,
       authentication: { authenticator, apiAudiences: tokenKeys.apiAudiences },
       // Bindings write pods through the registry (declared below; used only once requests arrive).
       podStore: () => registry.store(podsDefinition),
@@ -236,6 +260,8 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   installResources(app, { registry, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds });
 
   const inFlight = trackInFlight(app);
+  // No request is decided before RBAC has read the policy (kube waits for its informers).
+  await rbacPolicy.synced;
   await app.listen({ port: options.securePort, host: options.bindAddress });
   hooks.onListening?.(inFlight);
   // Everything below is ensured (server/ensure.ts): a restart, a start after a
@@ -331,6 +357,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
           { name: 'close connections', run: () => inFlight.destroyConnections() },
           { name: 'close http server', boundMs: bounds.closeMs, run: () => app.close() },
           { name: 'close namespace cache', run: () => namespaceCache.close() },
+          { name: 'close rbac policy', run: () => rbacPolicy.close() },
           { name: 'close storage', boundMs: bounds.closeMs, run: () => storage.close() },
         ],
         logger,

@@ -3,6 +3,7 @@
 // order (core first; within a group, the preferred version first), and main.ts
 // adds the result to the catalog. Adding a kind means adding it to its group's
 // index and nothing else.
+import type { EscalationGuard } from '../auth/authz/rbac/escalation.js';
 import type { ResourceDefinition } from '../registry/define-resource.js';
 import { authenticationV1, type AuthenticationV1Dependencies } from './authentication/v1/index.js';
 import { authenticationV1beta1 } from './authentication/v1beta1/index.js';
@@ -28,7 +29,8 @@ import { discoveryV1 } from './discovery/v1/index.js';
 import { flowcontrolV1 } from './flowcontrol/v1/index.js';
 import { resourceV1 } from './resource/v1/index.js';
 
-export type BuiltinDependencies = CoreV1Dependencies & AuthorizationV1Dependencies & { readonly authentication?: AuthenticationV1Dependencies };
+export type BuiltinDependencies = CoreV1Dependencies &
+  AuthorizationV1Dependencies & { readonly authentication?: AuthenticationV1Dependencies; readonly escalation?: EscalationGuard };
 
 /** Every built-in resource the server serves. */
 export function builtinApis(deps: BuiltinDependencies): ResourceDefinition[] {
@@ -48,7 +50,7 @@ export function builtinApis(deps: BuiltinDependencies): ResourceDefinition[] {
     ...certificatesV1(),
     ...networkingV1(),
     ...policyV1(),
-    ...rbacV1(),
+    ...rbacV1(deps.escalation === undefined ? {} : { escalation: deps.escalation }),
     ...storageV1(),
     ...admissionregistrationV1(),
     ...apiextensionsV1(),

@@ -65,6 +65,12 @@ export interface Strategy {
   readonly allowCreateOnUpdate?: boolean;
   /** PUT without metadata.resourceVersion overwrites (kube-apiserver: most kinds true). */
   readonly allowUnconditionalUpdate?: boolean;
+  /**
+   * A permission check on the object about to be written, beyond the request's verb
+   * (RBAC's escalation prevention); throws a StatusError (403) to refuse. `prev` is
+   * the stored object on update. Runs only for writes that name a user.
+   */
+  readonly authorizeWrite?: (obj: KubeObject, prev: KubeObject | undefined, ctx: WriteContext) => Promise<void>;
   /** DELETE answers with the object (pods) rather than a Success Status. */
   readonly returnDeletedObject?: boolean;
   /** Field-selector fields beyond metadata.name/metadata.namespace. */

@@ -6,7 +6,7 @@
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
-import { isAuthorizationMode, UNSUPPORTED_AUTHORIZATION_MODES, type AuthorizationMode } from '../auth/authz/create.js';
+import { DEFAULT_AUTHORIZATION_MODES, isAuthorizationMode, UNSUPPORTED_AUTHORIZATION_MODES, type AuthorizationMode } from '../auth/authz/create.js';
 import { ArgvError, splitArgv } from './options/argv.js';
 import { parseGoDuration } from '../schema/go-duration.js';
 import { OptionsError } from './options/options-error.js';
@@ -65,6 +65,8 @@ export interface Options {
   /** --leader-elect: on etcd, run the controllers only while holding kube-system/kube-controller-manager. */
   readonly leaderElect: boolean;
   readonly authorizationModes: readonly AuthorizationMode[];
+  /** --authorization-policy-file: ABAC's policy (one JSON object a line); required with and only with mode ABAC. */
+  readonly authorizationPolicyFile: string | undefined;
   readonly requestTimeoutMs: number;
   readonly minRequestTimeoutSeconds: number;
   /** --watch-cache and its kapi-only window flags: lists and watches served from memory (storage/cacher/). */
@@ -241,7 +243,8 @@ class Reader {
 }
 
 function authorizationModes(read: Reader): AuthorizationMode[] {
-  const modes = read.list('authorization-mode', ['AlwaysAllow']);
+  // kapi's departure: kube-apiserver's default is AlwaysAllow; kapi starts as kubeadm clusters do.
+  const modes = read.list('authorization-mode', [...DEFAULT_AUTHORIZATION_MODES]);
   // kube-apiserver's BuiltInAuthorizationOptions.Validate wording.
   if (modes.length === 0) read.problems.push('at least one authorization-mode must be passed');
   const seen = new Set<string>();
@@ -254,6 +257,15 @@ function authorizationModes(read: Reader): AuthorizationMode[] {
     else read.problems.push(`authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
   }
   return valid;
+}
+
+/** kube-apiserver's BuiltInAuthorizationOptions.Validate rules for the ABAC file. */
+function authorizationPolicyFile(read: Reader, cwd: string): string | undefined {
+  const file = read.optionalPath('authorization-policy-file', cwd);
+  const abac = read.list('authorization-mode', [...DEFAULT_AUTHORIZATION_MODES]).includes('ABAC');
+  if (abac && file === undefined) read.problems.push("authorization-mode ABAC's authorization policy file not passed");
+  if (!abac && file !== undefined) read.problems.push('cannot specify --authorization-policy-file without mode ABAC');
+  return file;
 }
 
 function etcdOptions(read: Reader, opts: { cwd: string; backend: StorageBackend }): EtcdOptions {
@@ -429,6 +441,7 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
     authenticationConfigFile: read.optionalPath('authentication-config', env.cwd),
     anonymousAuthFlagSet: read.has('anonymous-auth'),
     authorizationModes: authorizationModes(read),
+    authorizationPolicyFile: authorizationPolicyFile(read, env.cwd),
     requestTimeoutMs,
     minRequestTimeoutSeconds,
     watchCache: watchCacheOptions(read),

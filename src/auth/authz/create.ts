@@ -1,34 +1,56 @@
 // The authorizer kube-apiserver builds from --authorization-mode: the
-// privileged-group authorizer first, then one authorizer per mode in the order
-// given, in a union. TODO(#3): RBAC, Node and Webhook join AUTHORIZATION_MODES as
-// they are implemented; until then the flag parser rejects them by name.
-import { alwaysAllow, alwaysDeny } from './always.js';
-import { SYSTEM_PRIVILEGED_GROUP, type Authorizer } from './authorizer.js';
-import { privilegedGroupsAuthorizer } from './privileged-groups.js';
+// privileged-group authorizer first (system:masters may do everything), then one
+// mode per name in the order given, in a union. Modes that keep state (RBAC's
+// index, Node's graph, ABAC's file, a webhook's client) are built by main.ts and
+// handed in; naming a mode without handing it in is a bug of the caller.
+import { alwaysAllowMode, alwaysDenyMode, NOTHING } from './always.js';
+import { SYSTEM_PRIVILEGED_GROUP, type AuthorizerMode } from './authorizer.js';
 import { anonymousPolicyAuthorizer } from './anonymous-policy.js';
-import { unionAuthorizer } from './union.js';
+import { privilegedGroupsAuthorizer } from './privileged-groups.js';
+import { unionModes } from './union.js';
 
-export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny';
+export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'RBAC' | 'Node' | 'ABAC' | 'Webhook';
 
-const BY_MODE: Readonly<Record<AuthorizationMode, Authorizer>> = {
-  AlwaysAllow: alwaysAllow,
-  AlwaysDeny: alwaysDeny,
-};
+export const AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'RBAC', 'Node', 'ABAC', 'Webhook'];
 
-export const AUTHORIZATION_MODES: readonly AuthorizationMode[] = Object.keys(BY_MODE) as AuthorizationMode[];
+/** `npm start`'s modes when the flag is absent (kube-apiserver's own default is AlwaysAllow). */
+export const DEFAULT_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['RBAC'];
 
 /** kube-apiserver modes kapi does not offer yet: named in the flag error so the user knows why. */
-export const UNSUPPORTED_AUTHORIZATION_MODES: readonly string[] = ['ABAC', 'Webhook', 'RBAC', 'Node'];
+export const UNSUPPORTED_AUTHORIZATION_MODES: readonly string[] = ['Webhook', 'Node'];
 
 export function isAuthorizationMode(mode: string): mode is AuthorizationMode {
-  return Object.hasOwn(BY_MODE, mode);
+  return (AUTHORIZATION_MODES as readonly string[]).includes(mode) && !UNSUPPORTED_AUTHORIZATION_MODES.includes(mode);
 }
 
 export interface CreateAuthorizerOptions {
   readonly modes: readonly AuthorizationMode[];
+  /** The stateful modes, required when named in `modes`. */
+  readonly rbac?: AuthorizerMode;
+  readonly node?: AuthorizerMode;
+  readonly abac?: AuthorizerMode;
+  readonly webhook?: AuthorizerMode;
 }
 
-export function createAuthorizer(opts: CreateAuthorizerOptions): Authorizer {
-  // Anonymous requests are held to the public paths before any mode is asked (auth/authz/anonymous-policy.ts).
-  return unionAuthorizer(privilegedGroupsAuthorizer([SYSTEM_PRIVILEGED_GROUP]), anonymousPolicyAuthorizer(), ...opts.modes.map((mode) => BY_MODE[mode]));
+/** Members of system:masters are allowed everything; kube's privileged-group authorizer enumerates no rules. */
+const privileged: AuthorizerMode = { authorize: privilegedGroupsAuthorizer([SYSTEM_PRIVILEGED_GROUP]), rulesFor: async () => NOTHING };
+
+function modeOf(mode: AuthorizationMode, opts: CreateAuthorizerOptions): AuthorizerMode {
+  const stateful = { RBAC: opts.rbac, Node: opts.node, ABAC: opts.abac, Webhook: opts.webhook };
+  if (mode === 'AlwaysAllow') return alwaysAllowMode;
+  if (mode === 'AlwaysDeny') return alwaysDenyMode;
+  const built = stateful[mode];
+  if (built === undefined) throw new Error(`authorization mode ${mode} was named but not built`);
+  return built;
+}
+
+export function createAuthorizer(opts: CreateAuthorizerOptions): AuthorizerMode {
+  const modes = opts.modes.map((m) => modeOf(m, opts));
+  // kapi's own guard: under AlwaysAllow anonymous requests still reach only the
+  // public paths (anonymous-policy.ts), where kube would let them do everything.
+  // Under RBAC the default policy's bindings say what anonymous may do, as in kube.
+  if (opts.modes.includes('AlwaysAllow')) {
+    return unionModes(privileged, { authorize: anonymousPolicyAuthorizer(), rulesFor: async () => NOTHING }, ...modes);
+  }
+  return unionModes(privileged, ...modes);
 }

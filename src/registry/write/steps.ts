@@ -3,6 +3,7 @@
 // then the store. A step that does not apply to a write skips itself.
 import type { WriteStep } from './state.js';
 import { allocation } from './steps/allocation.js';
+import { authorizeWrite } from './steps/authorize-write.js';
 import { canonicalize } from './steps/canonicalize.js';
 import { defaults } from './steps/defaults.js';
 import { managedFields } from './steps/managed-fields.js';
@@ -17,6 +18,7 @@ import { warnings } from './steps/warnings.js';
 export const WRITE_STEPS: readonly WriteStep[] = [
   defaults,
   mutatingAdmission,
+  authorizeWrite,
   systemMetadata,
   resetFields,
   prepare,

@@ -71,8 +71,14 @@ export const FLAGS: readonly FlagSpec[] = [
   {
     name: 'authorization-mode',
     kind: 'stringList',
-    defaultText: '[AlwaysAllow]',
-    usage: 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny.',
+    defaultText: '[RBAC]',
+    usage: 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,ABAC,RBAC. (kube-apiserver defaults to AlwaysAllow.)',
+  },
+  {
+    name: 'authorization-policy-file',
+    kind: 'string',
+    defaultText: '',
+    usage: "File with authorization policy in json line by line format, used with --authorization-mode=ABAC, on the secure port.",
   },
   {
     name: 'service-account-issuer',
@@ -187,7 +193,6 @@ export const FLAGS: readonly FlagSpec[] = [
  */
 export const NOT_YET_SUPPORTED: ReadonlySet<string> = new Set([
   'authorization-config',
-  'authorization-policy-file',
   'authorization-webhook-config-file',
   'enable-admission-plugins',
   'disable-admission-plugins',

@@ -2,6 +2,8 @@
 // file a flag names must be readable and hold what the flag says (a certificate,
 // a key that matches it), so a wrong path stops the start with one line naming
 // the flag instead of an OpenSSL error from deep inside the TLS setup.
+import { AbacPolicyFileError, loadAbacPolicyFile } from '../../auth/authz/abac/policy.js';
+import type { AbacPolicy } from '../../auth/authz/abac/convert.js';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseCertificateBundle } from '../../auth/pki/pem.js';
@@ -24,6 +26,8 @@ export interface ValidatedFiles {
   readonly serviceAccountKeyPem?: string;
   /** --oidc-ca-file's certificates. */
   readonly oidcCaPem?: string;
+  /** --authorization-policy-file's ABAC policies. */
+  readonly abacPolicies?: readonly AbacPolicy[];
   /** --token-auth-file's users by token. */
   readonly tokenAuthUsers?: ReadonlyMap<string, UserInfo>;
   /** --kubelet-client-certificate, --kubelet-client-key, --kubelet-certificate-authority. */
@@ -63,6 +67,18 @@ async function load(opts: { flag: string; path: string | undefined; content: Con
   return text;
 }
 
+/** --authorization-policy-file: readable and every line a policy, or kube's one error naming the line. */
+async function loadAbacFile(path: string | undefined, problems: string[]): Promise<readonly AbacPolicy[] | undefined> {
+  if (path === undefined) return undefined;
+  try {
+    return await loadAbacPolicyFile(path);
+  } catch (err) {
+    if (!(err instanceof AbacPolicyFileError)) throw err;
+    problems.push(`--authorization-policy-file: ${err.message}`);
+    return undefined;
+  }
+}
+
 /** --token-auth-file: readable and well-formed, or one problem naming the flag and the line's fault. */
 async function loadTokenFile(path: string | undefined, problems: string[]): Promise<ReadonlyMap<string, UserInfo> | undefined> {
   if (path === undefined) return undefined;
@@ -94,10 +110,10 @@ function keyMatches(certPem: string, keyPem: string): boolean {
 /** Throws OptionsError listing every unreadable or malformed file. */
 export async function validateFiles(options: Options): Promise<ValidatedFiles> {
   // One list per file, joined in flag order: reads finish in any order, the message must not.
-  const perFile: string[][] = Array.from({ length: 13 }, () => []);
+  const perFile: string[][] = Array.from({ length: 14 }, () => []);
   let nth = 0;
   const next = (): string[] => perFile[nth++]!;
-  const [tlsCertPem, tlsKeyPem, clientCaPem, etcdCaPem, etcdCertPem, etcdKeyPem, saSigningPem, saKeyPem, tokenAuthUsers, oidcCaPem, kubeletCertPem, kubeletKeyPem, kubeletCaPem] = await Promise.all([
+  const [tlsCertPem, tlsKeyPem, clientCaPem, etcdCaPem, etcdCertPem, etcdKeyPem, saSigningPem, saKeyPem, tokenAuthUsers, oidcCaPem, kubeletCertPem, kubeletKeyPem, kubeletCaPem, abacPolicies] = await Promise.all([
     load({ flag: 'tls-cert-file', path: options.tlsCertFile, content: 'certificates', problems: next() }),
     load({ flag: 'tls-private-key-file', path: options.tlsPrivateKeyFile, content: 'key', problems: next() }),
     load({ flag: 'client-ca-file', path: options.clientCaFile, content: 'certificates', problems: next() }),
@@ -111,6 +127,7 @@ export async function validateFiles(options: Options): Promise<ValidatedFiles> {
     load({ flag: 'kubelet-client-certificate', path: options.kubelet.clientCertFile, content: 'certificates', problems: next() }),
     load({ flag: 'kubelet-client-key', path: options.kubelet.clientKeyFile, content: 'key', problems: next() }),
     load({ flag: 'kubelet-certificate-authority', path: options.kubelet.caFile, content: 'certificates', problems: next() }),
+    loadAbacFile(options.authorizationPolicyFile, next()),
   ]);
   const problems = perFile.flat();
   if (tlsCertPem !== undefined && tlsKeyPem !== undefined && !keyMatches(tlsCertPem, tlsKeyPem)) {
@@ -137,5 +154,6 @@ export async function validateFiles(options: Options): Promise<ValidatedFiles> {
   if (kubeletCertPem !== undefined) files.kubeletCertPem = kubeletCertPem;
   if (kubeletKeyPem !== undefined) files.kubeletKeyPem = kubeletKeyPem;
   if (kubeletCaPem !== undefined) files.kubeletCaPem = kubeletCaPem;
+  if (abacPolicies !== undefined) files.abacPolicies = abacPolicies;
   return files;
 }

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { localSubjectAccessReviews, subjectAccessReviews } from '../../../src/apis/authorization/v1/subject-access-reviews.js';
 import { selfSubjectRulesReviews } from '../../../src/apis/authorization/v1/self-subject-rules-reviews.js';
-import { createRulesResolver, probingRulesResolver } from '../../../src/apis/authorization/v1/rules-resolver.js';
+import { probingRulesResolver } from '../../../src/apis/authorization/v1/rules-resolver.js';
 import type { AuthorizationAttributes, Authorizer } from '../../../src/auth/authz/authorizer.js';
 import { createAuthorizer } from '../../../src/auth/authz/create.js';
 import { isStatusError } from '../../../src/errors/status-error.js';
@@ -97,12 +97,12 @@ describe('SelfSubjectRulesReview', () => {
   const everything = { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false };
   const nothing = { resourceRules: [], nonResourceRules: [], incomplete: false };
   const cases = [
-    { name: 'AlwaysAllow: everything', resolver: createRulesResolver({ modes: ['AlwaysAllow'] }), want: everything },
-    { name: 'AlwaysDeny: nothing, complete', resolver: createRulesResolver({ modes: ['AlwaysDeny'] }), want: nothing },
-    { name: 'AlwaysDeny,AlwaysAllow: the union', resolver: createRulesResolver({ modes: ['AlwaysDeny', 'AlwaysAllow'] }), want: everything },
-    { name: 'a mode that cannot enumerate: incomplete', resolver: createRulesResolver({ modes: ['Webhook'] }), want: { ...nothing, incomplete: true } },
-    { name: 'probing an authorizer that allows all', resolver: probingRulesResolver(createAuthorizer({ modes: ['AlwaysAllow'] })), want: everything },
-    { name: 'probing an authorizer that does not', resolver: probingRulesResolver(createAuthorizer({ modes: ['AlwaysDeny'] })), want: { ...nothing, incomplete: true } },
+    { name: 'AlwaysAllow: everything', resolver: createAuthorizer({ modes: ['AlwaysAllow'] }).rulesFor, want: everything },
+    { name: 'AlwaysDeny: nothing, complete', resolver: createAuthorizer({ modes: ['AlwaysDeny'] }).rulesFor, want: nothing },
+    { name: 'AlwaysDeny,AlwaysAllow: the union', resolver: createAuthorizer({ modes: ['AlwaysDeny', 'AlwaysAllow'] }).rulesFor, want: everything },
+    { name: 'a mode that cannot enumerate: incomplete', resolver: createAuthorizer({ modes: ['Webhook'], webhook: { authorize: async () => ({ decision: 'NoOpinion', reason: '' }), rulesFor: async () => ({ ...nothing, incomplete: true }) } }).rulesFor, want: { ...nothing, incomplete: true } },
+    { name: 'probing an authorizer that allows all', resolver: probingRulesResolver(createAuthorizer({ modes: ['AlwaysAllow'] }).authorize), want: everything },
+    { name: 'probing an authorizer that does not', resolver: probingRulesResolver(createAuthorizer({ modes: ['AlwaysDeny'] }).authorize), want: { ...nothing, incomplete: true } },
   ];
   for (const c of cases) {
     test(c.name, async () => {
@@ -112,7 +112,7 @@ describe('SelfSubjectRulesReview', () => {
   }
 
   test('no namespace is a 400', async () => {
-    const def = selfSubjectRulesReviews(createRulesResolver({ modes: ['AlwaysAllow'] }));
+    const def = selfSubjectRulesReviews(createAuthorizer({ modes: ['AlwaysAllow'] }).rulesFor);
     await expect(Promise.resolve(def.virtualCreate!({ metadata: {}, spec: {} }, { user: requester, namespace: undefined, dryRun: false }))).rejects.toMatchObject({ code: 400, message: 'no namespace on request' });
   });
 });

@@ -25,7 +25,7 @@ function attrs(over: Partial<AuthorizationAttributes> = {}): AuthorizationAttrib
 }
 
 describe('AlwaysAllow', () => {
-  const authorize = createAuthorizer({ modes: ['AlwaysAllow'] });
+  const authorize = createAuthorizer({ modes: ['AlwaysAllow'] }).authorize;
   const cases: { name: string; attrs: AuthorizationAttributes; want: string }[] = [
     { name: 'get cluster-info', attrs: attrs(), want: 'Allow' },
     { name: 'list configmaps in kube-public', attrs: attrs({ verb: 'list', name: '' }), want: 'Deny' },
@@ -47,5 +47,5 @@ describe('AlwaysAllow', () => {
 });
 
 test('AlwaysDeny: cluster-info is not granted by the policy, only not refused by it', async () => {
-  expect((await createAuthorizer({ modes: ['AlwaysDeny'] })(attrs())).decision).not.toBe('Allow');
+  expect((await createAuthorizer({ modes: ['AlwaysDeny'] }).authorize(attrs())).decision).not.toBe('Allow');
 });

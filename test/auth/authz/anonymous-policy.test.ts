@@ -17,7 +17,7 @@ function resource(user = anonymous): AuthorizationAttributes {
 }
 
 describe('AlwaysAllow', () => {
-  const authorize = createAuthorizer({ modes: ['AlwaysAllow'] });
+  const authorize = createAuthorizer({ modes: ['AlwaysAllow'] }).authorize;
 
   test.each(['/healthz', '/healthz/ping', '/livez', '/readyz', '/version', '/version/', '/api', '/api/v1', '/apis', '/apis/apps/v1', '/openapi/v2', '/openapi/v3/apis/apps/v1', '/.well-known/openid-configuration', '/openid/v1/jwks'])(
     'anonymous may get %s',
@@ -42,6 +42,6 @@ describe('AlwaysAllow', () => {
 });
 
 test('AlwaysDeny: the public paths are not granted by the policy, only not refused by it', async () => {
-  const authorize = createAuthorizer({ modes: ['AlwaysDeny'] });
+  const authorize = createAuthorizer({ modes: ['AlwaysDeny'] }).authorize;
   expect((await authorize(path('/version'))).decision).not.toBe('Allow');
 });

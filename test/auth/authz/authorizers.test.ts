@@ -61,7 +61,7 @@ describe('createAuthorizer from --authorization-mode', () => {
   ];
   for (const c of cases) {
     test(c.name, async () => {
-      expect(await createAuthorizer({ modes: c.modes })(attrs(c.groups))).toEqual(c.want);
+      expect(await createAuthorizer({ modes: c.modes }).authorize(attrs(c.groups))).toEqual(c.want);
     });
   }
 });

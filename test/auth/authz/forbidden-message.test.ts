@@ -65,7 +65,7 @@ describe('createRequestAuthorizer', () => {
   ];
   for (const c of cases) {
     test(c.name, async () => {
-      const authorize = createRequestAuthorizer(createAuthorizer({ modes: ['AlwaysDeny'] }));
+      const authorize = createRequestAuthorizer(createAuthorizer({ modes: ['AlwaysDeny'] }).authorize);
       const { user: _user, ...info } = base;
       expect(await authorize({ username: 'bob', groups: c.groups }, info)).toEqual(c.want);
     });

@@ -95,6 +95,8 @@ test('the steps are declared once, in the issue\'s order', () => {
   expect(WRITE_STEPS.map((s) => s.name)).toEqual([
     'defaults',
     'mutating admission',
+    // kube's policy-based REST storage (RBAC escalation) wraps Create/Update after mutating admission.
+    'authorize write',
     'system metadata',
     'reset fields',
     'prepare',

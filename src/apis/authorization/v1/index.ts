@@ -2,8 +2,8 @@
 // filter chain uses (main.ts hands it in): SelfSubjectAccessReview (`kubectl auth
 // can-i`), SubjectAccessReview and LocalSubjectAccessReview (about another user),
 // and SelfSubjectRulesReview (`kubectl auth can-i --list`), which needs the rules
-// the authorizer can enumerate: a RulesResolver built for the same modes
-// (createRulesResolver), or, when none is handed in, one that probes the authorizer.
+// the authorizer can enumerate: the rulesFor of the same authorizer mode
+// (auth/authz/create.ts), or, when none is handed in, one that probes the authorizer.
 import type { Authorizer } from '../../../auth/authz/authorizer.js';
 import type { ResourceDefinition } from '../../../registry/define-resource.js';
 import { probingRulesResolver, type RulesResolver } from './rules-resolver.js';
@@ -12,7 +12,7 @@ import { selfSubjectRulesReviews } from './self-subject-rules-reviews.js';
 import { localSubjectAccessReviews, subjectAccessReviews } from './subject-access-reviews.js';
 
 export { selfSubjectAccessReviews, selfSubjectRulesReviews, localSubjectAccessReviews, subjectAccessReviews };
-export { createRulesResolver, probingRulesResolver, type RulesResolver } from './rules-resolver.js';
+export { probingRulesResolver, type RulesResolver } from './rules-resolver.js';
 
 export interface AuthorizationV1Dependencies {
   readonly authorizer: Authorizer;

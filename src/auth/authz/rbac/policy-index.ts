@@ -1,0 +1,214 @@
+// The RBAC policy in memory: Roles, ClusterRoles and their bindings, kept from the
+// watch cache (mirror.ts) and indexed by subject, so a decision reads a few map
+// entries and never storage. Rules are read once per object change, not per request.
+// visitRulesFor walks the rules that apply to a user in kube's order (cluster role
+// bindings, then role bindings of the namespace, each by name), as kube's
+// DefaultRuleResolver.VisitRulesFor does, and names where each rule comes from.
+import { goQuote } from '../../../errors/go-quote.js';
+import type { KubeObject } from '../../../schema/object.js';
+import type { UserInfo } from '../../../schema/user.js';
+import { policyRulesOf, type PolicyRule } from './rules.js';
+
+export interface Subject {
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace: string;
+}
+
+export interface Binding {
+  readonly name: string;
+  /** '' for ClusterRoleBindings. */
+  readonly namespace: string;
+  readonly roleKind: string;
+  readonly roleName: string;
+  readonly subjects: readonly Subject[];
+}
+
+/** Called per rule in order; `false` stops the walk. `error` is a role that could not be read. */
+export type RuleVisitor = (source: string, rule: PolicyRule | undefined, error: string | undefined) => boolean;
+
+const SA_PREFIX = 'system:serviceaccount:';
+
+function str(obj: unknown, key: string): string {
+  const v = typeof obj === 'object' && obj !== null && Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
+  return typeof v === 'string' ? v : '';
+}
+
+export function bindingOf(obj: KubeObject): Binding {
+  const roleRef = (obj as { roleRef?: unknown }).roleRef;
+  const subjects = (obj as { subjects?: unknown }).subjects;
+  return {
+    name: obj.metadata.name ?? '',
+    namespace: obj.metadata.namespace ?? '',
+    roleKind: str(roleRef, 'kind'),
+    roleName: str(roleRef, 'name'),
+    subjects: Array.isArray(subjects) ? subjects.map((s) => ({ kind: str(s, 'kind'), name: str(s, 'name'), namespace: str(s, 'namespace') })) : [],
+  };
+}
+
+/** Index keys a subject of a binding in `namespace` ('' for cluster bindings) answers to. */
+function subjectKey(s: Subject, namespace: string): string | undefined {
+  switch (s.kind) {
+    case 'User':
+      return `U:${s.name}`;
+    case 'Group':
+      return `G:${s.name}`;
+    case 'ServiceAccount': {
+      // kube defaults a role binding's service account to the binding's namespace.
+      const ns = s.namespace === '' ? namespace : s.namespace;
+      return ns === '' ? undefined : `S:${ns}/${s.name}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The keys a user matches: their name, each group, and their service account if they are one. */
+export function userKeys(user: UserInfo): string[] {
+  const keys = [`U:${user.username}`, ...user.groups.map((g) => `G:${g}`)];
+  if (user.username.startsWith(SA_PREFIX)) {
+    const rest = user.username.slice(SA_PREFIX.length);
+    const colon = rest.indexOf(':');
+    if (colon > 0 && colon < rest.length - 1 && rest.indexOf(':', colon + 1) < 0) keys.push(`S:${rest.slice(0, colon)}/${rest.slice(colon + 1)}`);
+  }
+  return keys;
+}
+
+function describeSubject(s: Subject, bindingNamespace: string): string {
+  return s.namespace !== '' && s.namespace !== bindingNamespace ? `${s.kind} ${goQuote(`${s.namespace}/${s.name}`)}` : `${s.kind} ${goQuote(s.name)}`;
+}
+
+/** Bindings of one scope (the cluster, or one namespace), by name and by subject key. */
+class BindingSet {
+  readonly byName = new Map<string, Binding>();
+  private readonly bySubject = new Map<string, Set<string>>();
+
+  put(b: Binding): void {
+    this.remove(b.name);
+    this.byName.set(b.name, b);
+    for (const s of b.subjects) {
+      const key = subjectKey(s, b.namespace);
+      if (key === undefined) continue;
+      let names = this.bySubject.get(key);
+      if (names === undefined) this.bySubject.set(key, (names = new Set()));
+      names.add(b.name);
+    }
+  }
+
+  remove(name: string): void {
+    const old = this.byName.get(name);
+    if (old === undefined) return;
+    this.byName.delete(name);
+    for (const s of old.subjects) {
+      const key = subjectKey(s, old.namespace);
+      const names = key === undefined ? undefined : this.bySubject.get(key);
+      names?.delete(name);
+      if (names?.size === 0) this.bySubject.delete(key!);
+    }
+  }
+
+  /** The bindings naming one of `keys`, with the first subject that matched, by binding name. */
+  matching(keys: readonly string[]): { binding: Binding; subject: Subject }[] {
+    const names = new Set<string>();
+    for (const k of keys) for (const n of this.bySubject.get(k) ?? []) names.add(n);
+    return [...names].sort().map((n) => {
+      const binding = this.byName.get(n)!;
+      const subject = binding.subjects.find((s) => keys.includes(subjectKey(s, binding.namespace) ?? ''))!;
+      return { binding, subject };
+    });
+  }
+}
+
+export class PolicyIndex {
+  private readonly clusterRoles = new Map<string, readonly PolicyRule[]>();
+  private readonly roles = new Map<string, readonly PolicyRule[]>();
+  private clusterBindings = new BindingSet();
+  private readonly roleBindings = new Map<string, BindingSet>();
+
+  replaceClusterRoles(objects: Iterable<KubeObject>): void {
+    this.clusterRoles.clear();
+    for (const o of objects) this.putClusterRole(o);
+  }
+  putClusterRole(o: KubeObject): void {
+    this.clusterRoles.set(o.metadata.name ?? '', policyRulesOf(o));
+  }
+  deleteClusterRole(o: KubeObject): void {
+    this.clusterRoles.delete(o.metadata.name ?? '');
+  }
+
+  replaceRoles(objects: Iterable<KubeObject>): void {
+    this.roles.clear();
+    for (const o of objects) this.putRole(o);
+  }
+  putRole(o: KubeObject): void {
+    this.roles.set(`${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`, policyRulesOf(o));
+  }
+  deleteRole(o: KubeObject): void {
+    this.roles.delete(`${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`);
+  }
+
+  replaceClusterRoleBindings(objects: Iterable<KubeObject>): void {
+    const next = new BindingSet();
+    for (const o of objects) next.put(bindingOf(o));
+    this.clusterBindings = next;
+  }
+  putClusterRoleBinding(o: KubeObject): void {
+    this.clusterBindings.put(bindingOf(o));
+  }
+  deleteClusterRoleBinding(o: KubeObject): void {
+    this.clusterBindings.remove(o.metadata.name ?? '');
+  }
+
+  replaceRoleBindings(objects: Iterable<KubeObject>): void {
+    this.roleBindings.clear();
+    for (const o of objects) this.putRoleBinding(o);
+  }
+  putRoleBinding(o: KubeObject): void {
+    const ns = o.metadata.namespace ?? '';
+    let set = this.roleBindings.get(ns);
+    if (set === undefined) this.roleBindings.set(ns, (set = new BindingSet()));
+    set.put(bindingOf(o));
+  }
+  deleteRoleBinding(o: KubeObject): void {
+    const ns = o.metadata.namespace ?? '';
+    const set = this.roleBindings.get(ns);
+    set?.remove(o.metadata.name ?? '');
+    if (set?.byName.size === 0) this.roleBindings.delete(ns);
+  }
+
+  /**
+   * The rules a role reference grants in `namespace` (kube's GetRoleReferenceRules),
+   * or the NotFound text kube's listers give for a missing role.
+   */
+  roleRules(kind: string, name: string, namespace: string): { rules: readonly PolicyRule[] } | { error: string } {
+    if (kind === 'ClusterRole') {
+      const rules = this.clusterRoles.get(name);
+      return rules === undefined ? { error: `clusterrole.rbac.authorization.k8s.io ${goQuote(name)} not found` } : { rules };
+    }
+    if (kind === 'Role') {
+      const rules = this.roles.get(`${namespace}/${name}`);
+      return rules === undefined ? { error: `role.rbac.authorization.k8s.io ${goQuote(name)} not found` } : { rules };
+    }
+    return { error: `unsupported role reference kind: ${goQuote(kind)}` };
+  }
+
+  visitRulesFor(user: UserInfo, namespace: string, visit: RuleVisitor): void {
+    const keys = userKeys(user);
+    for (const { binding, subject } of this.clusterBindings.matching(keys)) {
+      const source = `ClusterRoleBinding ${goQuote(binding.name)} of ${binding.roleKind} ${goQuote(binding.roleName)} to ${describeSubject(subject, '')}`;
+      if (!this.visitBinding(binding, '', source, visit)) return;
+    }
+    if (namespace === '') return;
+    for (const { binding, subject } of this.roleBindings.get(namespace)?.matching(keys) ?? []) {
+      const source = `RoleBinding ${goQuote(`${binding.name}/${binding.namespace}`)} of ${binding.roleKind} ${goQuote(binding.roleName)} to ${describeSubject(subject, binding.namespace)}`;
+      if (!this.visitBinding(binding, namespace, source, visit)) return;
+    }
+  }
+
+  private visitBinding(binding: Binding, namespace: string, source: string, visit: RuleVisitor): boolean {
+    const found = this.roleRules(binding.roleKind, binding.roleName, namespace);
+    if ('error' in found) return visit(source, undefined, found.error);
+    for (const rule of found.rules) if (!visit(source, rule, undefined)) return false;
+    return true;
+  }
+}

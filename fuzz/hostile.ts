@@ -356,7 +356,9 @@ function transportSeeds(): Seed[] {
     { name: 'hostile/pretty-browser-off', method: 'GET', path: CM_TARGET, query: 'pretty=0', format: 'none', headers: { 'user-agent': 'Mozilla/5.0 (X11)' }, expect: { status: [200] } },
     { name: 'hostile/continue-proto', method: 'GET', path: CM_PATH, query: `limit=1&continue=${Buffer.from('{"v":"meta.k8s.io/v1","rv":1,"start":"__proto__","__proto__":{"rv":"x"}}').toString('base64url')}`, format: 'none' },
     { name: 'hostile/h2-path-70k', method: 'GET', path: CM_PATH, query: `labelSelector=${selectorTerms(8_000)}`, format: 'none', expect: { status: [200] } },
-    { name: 'hostile/h1-path-116k', method: 'GET', path: CM_PATH, query: `labelSelector=${selectorTerms(14_300)}`, format: 'none', transport: 'h1', expect: { status: [200] } },
+    // Raw bytes: a mutation may move an h1 input to HTTP/2, where a path this long ends
+    // the whole session (nghttp2's limit, README) and would fail other inputs with it.
+    { name: 'hostile/raw-path-116k', method: 'RAW', path: CM_PATH, format: 'text', transport: 'raw', text: text(`GET ${CM_PATH}?labelSelector=${selectorTerms(14_300)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`), expect: { status: [200] } },
   ];
 }
 

@@ -14,6 +14,12 @@ import { createRequestAuthenticator } from './auth/authn/request.js';
 import { createAuthorizer } from './auth/authz/create.js';
 import { createEscalationGuard } from './auth/authz/rbac/escalation.js';
 import { createAbacAuthorizer } from './auth/authz/abac/abac.js';
+import { createNodeAuthorization } from './auth/authz/node/index.js';
+import { nodeRestrictionFromStorage } from './apis/core/v1/node-restriction-admission.js';
+import { CLUSTER_ROLES } from './apis/rbac/bootstrap-policy-cluster-roles.js';
+import { persistentVolumes } from './apis/core/v1/persistent-volumes.js';
+import { volumeAttachments } from './apis/storage/v1/volume-attachments.js';
+import { resourceSlices } from './apis/resource/v1/kinds.js';
 import { createRbacPolicy } from './auth/authz/rbac/policy.js';
 import { clusterRoleBindings, clusterRoles, roleBindings, roles } from './apis/rbac/v1/index.js';
 import { createRequestAuthorizer } from './auth/authz/request.js';
@@ -123,11 +129,28 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     },
     onError: (err) => logger.warn({ err }, 'rbac policy: watch ended, re-listing'),
   });
+  // The Node mode's graph of what each node's pods use, from the watch cache too
+  // (kept only when Node is a mode: it watches every pod).
+  const nodeAuthorization = options.authorizationModes.includes('Node')
+    ? createNodeAuthorization({
+        storage,
+        prefixes: {
+          pods: collectionPrefix(podsDefinition, {}),
+          persistentVolumes: collectionPrefix(persistentVolumes, {}),
+          volumeAttachments: collectionPrefix(volumeAttachments, {}),
+          resourceSlices: collectionPrefix(resourceSlices, {}),
+        },
+        // What every node may do besides its graph: the system:node role's rules (kube's node authorizer reads the same).
+        nodeRules: CLUSTER_ROLES.find((r) => r.name === 'system:node')!.rules,
+        onError: (err) => logger.warn({ err }, 'node authorizer: watch ended, re-listing'),
+      })
+    : undefined;
   // One authorizer mode: the filter chain's decisions, the one `kubectl auth can-i`
   // asks (authorization/v1), and the rules `kubectl auth can-i --list` lists.
   const authorization = createAuthorizer({
     modes: options.authorizationModes,
     rbac: rbacPolicy.mode,
+    ...(nodeAuthorization === undefined ? {} : { node: nodeAuthorization.mode }),
     ...(files.abacPolicies === undefined ? {} : { abac: createAbacAuthorizer(files.abacPolicies) }),
   });
   const authorizer = authorization.authorize;
@@ -203,7 +226,15 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
     storage,
     catalog,
     // kube's Priority plugin reads the other classes (one global default, system classes kept).
-    admission: createAdmissionChain({ plugins: [...defaultAdmissionPlugins(), priorityAdmissionFromStorage(storage), podResizeAdmissionFromStorage(storage)] }),
+    admission: createAdmissionChain({
+      plugins: [
+        ...defaultAdmissionPlugins(),
+        priorityAdmissionFromStorage(storage),
+        podResizeAdmissionFromStorage(storage),
+        // kubeadm enables NodeRestriction beside the Node mode; kapi does the same.
+        ...(nodeAuthorization === undefined ? [] : [nodeRestrictionFromStorage(storage, authorizer)]),
+      ],
+    }),
     clock: () => new Date(),
     lookup: namespaceCache,
   });
@@ -262,6 +293,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   const inFlight = trackInFlight(app);
   // No request is decided before RBAC has read the policy (kube waits for its informers).
   await rbacPolicy.synced;
+  await nodeAuthorization?.synced;
   await app.listen({ port: options.securePort, host: options.bindAddress });
   hooks.onListening?.(inFlight);
   // Everything below is ensured (server/ensure.ts): a restart, a start after a
@@ -358,6 +390,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
           { name: 'close http server', boundMs: bounds.closeMs, run: () => app.close() },
           { name: 'close namespace cache', run: () => namespaceCache.close() },
           { name: 'close rbac policy', run: () => rbacPolicy.close() },
+          { name: 'close node authorizer', run: () => nodeAuthorization?.close() },
           { name: 'close storage', boundMs: bounds.closeMs, run: () => storage.close() },
         ],
         logger,

@@ -1,5 +1,5 @@
 // The ConfigMap kube-public/cluster-info that `kubeadm join --token` reads
-// anonymously (auth/authz/anonymous-policy.ts lets system:anonymous get it): its
+// anonymously (kubeadm's Role and RoleBinding in the bootstrap policy let system:anonymous get it): its
 // `kubeconfig` value is what kubeadm's bootstrap-token phase writes
 // (clusterinfo.CreateBootstrapConfigMapIfNotExists: clientcmd.Write of a Config
 // holding only the admin kubeconfig's cluster, under the name ""), here with kapi's

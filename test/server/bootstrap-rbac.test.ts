@@ -80,9 +80,11 @@ describe('the set kube 1.36 ensures', () => {
     expect(await names(CRB)).toEqual([...CLUSTER_ROLE_BINDING_NAMES, ...controllerRoles].sort());
     expect((await list(CR)).length).toBe(69);
     expect((await list(CRB)).length).toBe(50);
-    expect(await names(ROLES)).toEqual(fixture('namespace-roles.yaml').map((o) => `${o.metadata.namespace}/${o.metadata.name}`).sort());
-    expect(await names(RBS)).toEqual(fixture('namespace-role-bindings.yaml').map((o) => `${o.metadata.namespace}/${o.metadata.name}`).sort());
-    expect(result.created.length).toBe(69 + 50 + 7 + 7);
+    // kube's namespaced set, plus kubeadm's cluster-info reader (kapi publishes cluster-info as kubeadm does).
+    const kubeadm = 'kube-public/kubeadm:bootstrap-signer-clusterinfo';
+    expect(await names(ROLES)).toEqual([...fixture('namespace-roles.yaml').map((o) => `${o.metadata.namespace}/${o.metadata.name}`), kubeadm].sort());
+    expect(await names(RBS)).toEqual([...fixture('namespace-role-bindings.yaml').map((o) => `${o.metadata.namespace}/${o.metadata.name}`), kubeadm].sort());
+    expect(result.created.length).toBe(69 + 50 + 8 + 8);
   });
 
   test.each([
@@ -127,7 +129,7 @@ describe('restarts', () => {
 
   test('two replicas starting together converge on one copy of each object', async () => {
     const [a, b] = await Promise.all([bootstrapRbac(h.registry), bootstrapRbac(restarted())]);
-    expect(a.created.length + b.created.length).toBe(69 + 50 + 7 + 7);
+    expect(a.created.length + b.created.length).toBe(69 + 50 + 8 + 8);
     expect((await list(CR)).length).toBe(69);
     const before = await rvs();
     await bootstrapRbac(restarted());

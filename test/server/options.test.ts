@@ -31,7 +31,7 @@ const DEFAULTS: Options = {
   oidc: undefined,
   authenticationConfigFile: undefined,
   anonymousAuthFlagSet: false,
-  authorizationModes: ['RBAC'],
+  authorizationModes: ['Node', 'RBAC'],
   authorizationPolicyFile: undefined,
   requestTimeoutMs: 60_000,
   minRequestTimeoutSeconds: 1800,

@@ -35,6 +35,10 @@ export const NAMESPACED_ROLES: readonly BootstrapRole[] = [
     name: 'system:controller:bootstrap-signer',
     rules: [rule(READ, CORE, 'configmaps'), rule('update', CORE, 'configmaps', 'cluster-info'), EVENTS],
   },
+  // Not kube's default policy but kubeadm's (clusterinfo.CreateClusterInfoRBACRules):
+  // kapi publishes kube-public/cluster-info as kubeadm does, so it also lets
+  // `kubeadm join --token` read it before it has credentials.
+  { namespace: 'kube-public', name: 'kubeadm:bootstrap-signer-clusterinfo', rules: [rule('get', CORE, 'configmaps', 'cluster-info')] },
 ];
 
 const sa = (name: string): BootstrapSubject => ({ kind: 'ServiceAccount', name, namespace: 'kube-system' });
@@ -63,4 +67,6 @@ export const NAMESPACED_ROLE_BINDINGS: readonly BootstrapRoleBinding[] = [
   { namespace: 'kube-system', name: 'system:controller:cloud-provider', role: 'system:controller:cloud-provider', subjects: [sa('cloud-provider')] },
   { namespace: 'kube-system', name: 'system:controller:token-cleaner', role: 'system:controller:token-cleaner', subjects: [sa('token-cleaner')] },
   { namespace: 'kube-public', name: 'system:controller:bootstrap-signer', role: 'system:controller:bootstrap-signer', subjects: [sa('bootstrap-signer')] },
+  // kubeadm's, beside its Role above: the user, not a group (an impersonated group is not enough).
+  { namespace: 'kube-public', name: 'kubeadm:bootstrap-signer-clusterinfo', role: 'kubeadm:bootstrap-signer-clusterinfo', subjects: [user('system:anonymous')] },
 ];

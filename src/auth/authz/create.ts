@@ -14,10 +14,10 @@ export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'RBAC' | 'Node' |
 export const AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'RBAC', 'Node', 'ABAC', 'Webhook'];
 
 /** `npm start`'s modes when the flag is absent (kube-apiserver's own default is AlwaysAllow). */
-export const DEFAULT_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['RBAC'];
+export const DEFAULT_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['Node', 'RBAC'];
 
 /** kube-apiserver modes kapi does not offer yet: named in the flag error so the user knows why. */
-export const UNSUPPORTED_AUTHORIZATION_MODES: readonly string[] = ['Webhook', 'Node'];
+export const UNSUPPORTED_AUTHORIZATION_MODES: readonly string[] = ['Webhook'];
 
 export function isAuthorizationMode(mode: string): mode is AuthorizationMode {
   return (AUTHORIZATION_MODES as readonly string[]).includes(mode) && !UNSUPPORTED_AUTHORIZATION_MODES.includes(mode);

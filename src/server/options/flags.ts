@@ -71,8 +71,8 @@ export const FLAGS: readonly FlagSpec[] = [
   {
     name: 'authorization-mode',
     kind: 'stringList',
-    defaultText: '[RBAC]',
-    usage: 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,ABAC,RBAC. (kube-apiserver defaults to AlwaysAllow.)',
+    defaultText: '[Node,RBAC]',
+    usage: 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,ABAC,Node,RBAC. (kube-apiserver defaults to AlwaysAllow.)',
   },
   {
     name: 'authorization-policy-file',

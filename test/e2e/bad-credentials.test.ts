@@ -156,6 +156,9 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'tokens.csv'), `${STATIC_TOKEN},alice,u-alice,dev\n`);
   server = await startKapi({
     args: [
+      // The subject here is authentication: every accepted identity may write (kapi
+      // still holds anonymous requests to the public paths under AlwaysAllow).
+      '--authorization-mode=AlwaysAllow',
       `--token-auth-file=${join(dir, 'tokens.csv')}`,
       '--enable-bootstrap-token-auth',
       `--oidc-issuer-url=${issuer.url}`,

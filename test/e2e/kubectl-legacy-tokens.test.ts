@@ -119,6 +119,8 @@ describe('legacy token Secrets (default --service-account-lookup)', () => {
       const as = kubectl(binary, tokenKubeconfig(server, token));
       expect(whoami(as)).toEqual({ username: `system:serviceaccount:${ns}:bot`, uid, groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'] });
       expect(todayish()).toContain(lastUsed(admin, ns, 'bot-token'));
+      // Authenticated is not authorized (RBAC): a view binding lets the account read itself.
+      ok(admin, ['-n', ns, 'create', 'rolebinding', 'bot-view', '--clusterrole=view', `--serviceaccount=${ns}:bot`]);
       expect(ok(as, ['-n', ns, 'get', 'sa', 'bot', '-o', 'name'])).toBe('serviceaccount/bot\n');
 
       ok(admin, ['-n', ns, 'delete', 'sa', 'bot']);
@@ -150,8 +152,9 @@ describe('legacy token Secrets (default --service-account-lookup)', () => {
       expect(res.json(), name).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
     }
     expect(lastUsed(admin, 'hostile', 'bot-token')).toBe('');
-    // The real token still works after all that, and only then is the Secret labelled.
-    const res = await call(server, { ca }, { path: '/api/v1/namespaces/hostile/serviceaccounts/bot', headers: { authorization: `Bearer ${token}` } });
+    // The real token still works after all that, and only then is the Secret labelled
+    // (discovery: what every authenticated user may read under RBAC).
+    const res = await call(server, { ca }, { path: '/api', headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect(todayish()).toContain(lastUsed(admin, 'hostile', 'bot-token'));
   });

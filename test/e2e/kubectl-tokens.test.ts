@@ -78,6 +78,9 @@ for (const binary of binaries) {
         uid,
         groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'],
       });
+      // Authenticated is not authorized (RBAC): a view binding lets the account read itself.
+      expect(as(token).run(['-n', ns, 'get', 'sa', 'bot', '-o', 'name']).code).toBe(1);
+      ok(admin, ['-n', ns, 'create', 'rolebinding', 'bot-view', '--clusterrole=view', `--serviceaccount=${ns}:bot`]);
       expect(ok(as(token), ['-n', ns, 'get', 'sa', 'bot', '-o', 'name'])).toBe('serviceaccount/bot\n');
     });
 

@@ -100,7 +100,8 @@ describeWithEtcd('restart on etcd', (ctx) => {
       // One signing key in the shared cert dir: a token from A is accepted by B.
       const request = await create(a, '/api/v1/namespaces/shared/serviceaccounts/builder/token', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} });
       const token = (request as unknown as { status: { token: string } }).status.token;
-      const onB = await call(b, { ca: adminCredentials(b.kubeconfig).ca }, { path: '/api/v1/namespaces/shared/serviceaccounts/builder', headers: { authorization: `Bearer ${token}` } });
+      // Discovery: what every authenticated user may read under RBAC.
+      const onB = await call(b, { ca: adminCredentials(b.kubeconfig).ca }, { path: '/api', headers: { authorization: `Bearer ${token}` } });
       expect(onB.status, onB.body.toString()).toBe(200);
     } finally {
       // Both crash at once, and come back at once.

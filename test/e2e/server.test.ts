@@ -29,10 +29,16 @@ describe('a default server', () => {
     for (const field of ['gitCommit', 'buildDate', 'goVersion', 'platform']) expect(typeof info[field]).toBe('string');
   });
 
-  test('health, version and discovery are public; anything else is 403 for system:anonymous (--anonymous-auth defaults to true)', async () => {
+  test('health and version are public (system:public-info-viewer); anything else is 403 for system:anonymous (--anonymous-auth defaults to true)', async () => {
     const anonymous = { ca: admin.ca };
-    for (const path of ['/readyz', '/livez', '/healthz', '/version', '/api', '/apis', '/api/v1']) {
+    for (const path of ['/readyz', '/livez', '/healthz', '/version']) {
       expect((await call(server, anonymous, { path })).status, path).toBe(200);
+    }
+    // Discovery is system:discovery's, bound to system:authenticated only (kube since 1.14).
+    for (const path of ['/api', '/apis', '/api/v1']) {
+      const res = await call(server, anonymous, { path });
+      expect(res.status, path).toBe(403);
+      expect(res.json().message).toBe(`forbidden: User "system:anonymous" cannot get path "${path}"`);
     }
     const res = await call(server, anonymous, { path: '/api/v1/namespaces' });
     expect(res.status).toBe(403);
@@ -182,7 +188,7 @@ describe('a default server', () => {
     });
   }
 
-  test('token requests are refused to system:anonymous (403), the issuer documents are public, a bad bearer token is 401', async () => {
+  test('token requests and the issuer documents are refused to system:anonymous (403), a bad bearer token is 401', async () => {
     const anonymous = { ca: admin.ca };
     const token = await call(server, anonymous, {
       method: 'POST',
@@ -197,8 +203,9 @@ describe('a default server', () => {
       code: 403,
       message: 'serviceaccounts "default" is forbidden: User "system:anonymous" cannot create resource "serviceaccounts/token" in API group "" in the namespace "default"',
     });
+    // kube's default policy gives the issuer documents to system:serviceaccounts only.
     for (const path of ['/.well-known/openid-configuration', '/openid/v1/jwks']) {
-      expect((await call(server, anonymous, { path })).status).toBe(200);
+      expect((await call(server, anonymous, { path })).status).toBe(403);
     }
     const bad = await call(server, anonymous, { path: '/api/v1/namespaces', headers: { authorization: 'Bearer eyJhbGciOiJFUzI1NiJ9.e30.AAAA' } });
     expect(bad.status).toBe(401);

@@ -49,6 +49,9 @@ function transportError(err: NodeJS.ErrnoException, url: URL): WebhookCallError 
   return new WebhookCallError(`${where}: ${err.message}`, { retryable: false });
 }
 
+/** client-go's error for a body that stops short (rest.Request.transformResponse). */
+const cutOff = () => new WebhookCallError('unexpected error when reading response body. Please retry. Original error: unexpected EOF', { retryable: false });
+
 function readBody(res: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -56,13 +59,17 @@ function readBody(res: IncomingMessage): Promise<Buffer> {
     res.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_RESPONSE_BYTES) {
-        res.destroy(new Error(`response body is larger than ${MAX_RESPONSE_BYTES} bytes`));
+        res.destroy(new WebhookCallError(`response body is larger than ${MAX_RESPONSE_BYTES} bytes`, { retryable: false }));
         return;
       }
       chunks.push(chunk);
     });
     res.on('end', () => resolve(Buffer.concat(chunks)));
-    res.on('error', reject);
+    res.on('error', (err) => reject(err instanceof WebhookCallError ? err : cutOff()));
+    // A response cut off (by the peer, or by the deadline) may close without an error event.
+    res.on('close', () => {
+      if (!res.complete) reject(cutOff());
+    });
   });
 }
 
@@ -95,7 +102,8 @@ export function createWebhookClient(opts: { readonly kubeconfig: WebhookKubeconf
       }, opts.timeoutMs);
       const fail = (err: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        reject(timedOut ? new WebhookCallError(`Post ${JSON.stringify(url.href)}: context deadline exceeded`, { retryable: false, timeout: true }) : transportError(err, url));
+        if (timedOut) reject(new WebhookCallError(`Post ${JSON.stringify(url.href)}: context deadline exceeded`, { retryable: false, timeout: true }));
+        else reject(err instanceof WebhookCallError ? err : transportError(err, url));
       };
       req.on('error', fail);
       req.on('response', (res) => {

@@ -21,8 +21,12 @@ export interface ReceivedRequest {
   readonly clientCn: string;
 }
 
-/** An answer: a status and body, or a connection that never answers, is reset (RST), or is closed without answering. */
-export type Answer = { readonly status?: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> } | 'hang' | 'reset' | 'close';
+/**
+ * An answer: a status and body; or a connection that never answers, is reset
+ * (RST), or is closed without answering; or a body cut off after its first bytes
+ * (`partial`) or never finished (`stall`).
+ */
+export type Answer = { readonly status?: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> } | 'hang' | 'reset' | 'close' | 'partial' | 'stall';
 
 export interface SarServer {
   readonly url: string;
@@ -68,6 +72,12 @@ export async function startSarServer(): Promise<SarServer> {
       // A TLS socket cannot send an RST itself; the TCP socket under it can.
       if (answer === 'reset') return void raw.get(req.socket.remotePort ?? 0)?.resetAndDestroy();
       if (answer === 'close') return void req.socket.destroy();
+      if (answer === 'partial' || answer === 'stall') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"status":');
+        if (answer === 'partial') setImmediate(() => req.socket.destroy());
+        return;
+      }
       res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
       res.end(answer.body);
     });

@@ -74,6 +74,7 @@ describe('retries', () => {
     { name: '503 without Retry-After fails at once', answers: [{ status: 503, body: '' }], want: { result: { decision: 'NoOpinion', reason: '', error: 'the server is currently unable to handle the request' }, calls: 1, waits: [] } },
     { name: '403 fails at once with the server\'s text', answers: [{ status: 403, body: 'go away', headers: { 'content-type': 'text/plain' } }], want: { result: { decision: 'NoOpinion', reason: '', error: 'go away' }, calls: 1, waits: [] } },
     { name: '404 fails at once', answers: [{ status: 404, body: '' }], want: { result: { decision: 'NoOpinion', reason: '', error: 'the server could not find the requested resource' }, calls: 1, waits: [] } },
+    { name: 'a body cut off fails at once, in client-go\'s words', answers: ['partial'], want: { result: { decision: 'NoOpinion', reason: '', error: 'unexpected error when reading response body. Please retry. Original error: unexpected EOF' }, calls: 1, waits: [] } },
     { name: 'a connection closed without an answer (Go\'s EOF) fails at once', answers: ['close'], want: { result: { decision: 'NoOpinion', reason: '', error: 'Post "<server>/authorize": EOF' }, calls: 1, waits: [] } },
   ];
   for (const c of cases) {
@@ -103,6 +104,11 @@ test('a call that does not answer within the timeout fails, is not retried, and 
   const got = await run(['hang'], { timeoutMs: 100 });
   const url = new URL('/authorize', server.url).href;
   expect(got).toEqual({ result: { decision: 'NoOpinion', reason: '', error: `Post ${JSON.stringify(url)}: context deadline exceeded` }, calls: 1, waits: [], evaluations: ['wh:timeout'], failOpen: ['wh:timeout'] });
+});
+
+test('the timeout covers reading the body too', async () => {
+  const got = await run(['stall'], { timeoutMs: 100 });
+  expect({ error: got.result.error, evaluations: got.evaluations }).toEqual({ error: `Post ${JSON.stringify(new URL('/authorize', server.url).href)}: context deadline exceeded`, evaluations: ['wh:timeout'] });
 });
 
 test('a refused connection fails at once, in Go\'s words', async () => {

@@ -214,7 +214,7 @@ async function patchRow(opts: { port: number; creds: TlsCredentials; total: numb
  * method, plus what it cannot do yet: extra headers, and no client certificate).
  * Both sides of the service-account row use it, so the transport is the same.
  */
-async function authGetRate(opts: { port: number; tls: { ca: Buffer; cert?: Buffer; key?: Buffer }; headers: string; path: string; total: number }): Promise<number> {
+export async function authGetRate(opts: { port: number; tls: { ca: Buffer; cert?: Buffer; key?: Buffer }; headers: string; path: string; total: number }): Promise<number> {
   const bytes = Buffer.from(`GET ${opts.path} HTTP/1.1\r\nHost: 127.0.0.1:${opts.port}\r\nAccept: application/json\r\n${opts.headers}\r\n`);
   const open = (): Promise<TLSSocket> =>
     new Promise((ok, fail) => {
@@ -256,7 +256,7 @@ async function authGetRate(opts: { port: number; tls: { ca: Buffer; cert?: Buffe
 }
 
 /** CPU seconds (user + system) a process has used so far (/proc/<pid>/stat, USER_HZ = 100). */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
@@ -270,6 +270,10 @@ function cpuSeconds(pid: number): number {
 export async function serviceAccountGetRow(opts: { port: number; pid: number; h2: Client; creds: TlsCredentials; path: string; total: number }): Promise<BenchRow> {
   const sa = await opts.h2.request('POST', '/api/v1/namespaces/default/serviceaccounts', Buffer.from(JSON.stringify({ metadata: { name: 'bench-reader' } })));
   if (sa.status !== 201) throw new Error(`could not create the service account: ${sa.status} ${sa.body.toString()}`);
+  // Under RBAC (the default) the account reads the object through a view binding.
+  const rb = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'bench-reader' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'ServiceAccount', name: 'bench-reader', namespace: 'default' }] };
+  const bound = await opts.h2.request('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', Buffer.from(JSON.stringify(rb)));
+  if (bound.status !== 201) throw new Error(`could not bind the service account: ${bound.status} ${bound.body.toString()}`);
   const tr = await opts.h2.request('POST', '/api/v1/namespaces/default/serviceaccounts/bench-reader/token', Buffer.from(JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} })));
   const token = (JSON.parse(tr.body.toString()) as { status?: { token?: string } }).status?.token;
   if (tr.status !== 201 || token === undefined) throw new Error(`could not get a token: ${tr.status} ${tr.body.toString()}`);

@@ -20,6 +20,7 @@ const modules: Array<() => Promise<{ bench: Bench }>> = [
   () => import('./watch-fanout-scale.js'),
   () => import('./watch-cache-memory.js'),
   () => import('./watch-cache-chunked-list.js'),
+  () => import('./authz.js'),
 ];
 
 export async function main(args: readonly string[]): Promise<void> {

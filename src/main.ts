@@ -11,18 +11,10 @@ import { builtinApis } from './apis/index.js';
 import { createAuthenticator } from './auth/authn/create.js';
 import type { FastifyRequest } from 'fastify';
 import { createRequestAuthenticator } from './auth/authn/request.js';
-import { createAuthorizer } from './auth/authz/create.js';
-import { createEscalationGuard } from './auth/authz/rbac/escalation.js';
-import { createAbacAuthorizer } from './auth/authz/abac/abac.js';
-import { createNodeAuthorization } from './auth/authz/node/index.js';
 import { nodeRestrictionFromStorage } from './apis/core/v1/node-restriction-admission.js';
-import { CLUSTER_ROLES } from './apis/rbac/bootstrap-policy-cluster-roles.js';
-import { persistentVolumes } from './apis/core/v1/persistent-volumes.js';
-import { volumeAttachments } from './apis/storage/v1/volume-attachments.js';
-import { resourceSlices } from './apis/resource/v1/kinds.js';
-import { createRbacPolicy } from './auth/authz/rbac/policy.js';
-import { clusterRoleBindings, clusterRoles, roleBindings, roles } from './apis/rbac/v1/index.js';
 import { createRequestAuthorizer } from './auth/authz/request.js';
+import { checkAuthorizationFiles, createServerAuthorization } from './server/authorization.js';
+import { hostname } from 'node:os';
 import { createApp } from './server/app.js';
 import { createChain } from './server/chain.js';
 import { registerHealthRoutes, checkOf } from './server/health.js';
@@ -49,7 +41,7 @@ import { priorityAdmissionFromStorage } from './apis/scheduling/v1/index.js';
 import { bootstrapPriorityClasses } from './server/bootstrap-scheduling.js';
 import { bootstrapFlowControl } from './server/bootstrap-flowcontrol.js';
 import { bootstrapRbac } from './server/bootstrap-rbac.js';
-import { bootstrapSystemObjects, startIdentityLease } from './server/bootstrap-system.js';
+import { apiserverIdentity, bootstrapSystemObjects, startIdentityLease } from './server/bootstrap-system.js';
 import { createCatalog } from './registry/catalog.js';
 import { createRegistry } from './registry/registry.js';
 import { collectionPrefix } from './registry/keys.js';
@@ -116,45 +108,11 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
         onBackendError: (err, resource) => logger.warn({ err, resource }, 'watch cache: backend read failed, retrying'),
       })
     : createObjectStore({ kv });
-  // RBAC's policy, kept in memory from the watch cache: the RBAC mode decides from
-  // it, and escalation checks on roles and bindings read it whatever the modes are,
-  // as kube's rule resolver reads RBAC's listers.
-  const rbacPolicy = createRbacPolicy({
-    storage,
-    prefixes: {
-      roles: collectionPrefix(roles, {}),
-      clusterRoles: collectionPrefix(clusterRoles, {}),
-      roleBindings: collectionPrefix(roleBindings, {}),
-      clusterRoleBindings: collectionPrefix(clusterRoleBindings, {}),
-    },
-    onError: (err) => logger.warn({ err }, 'rbac policy: watch ended, re-listing'),
-  });
-  // The Node mode's graph of what each node's pods use, from the watch cache too
-  // (kept only when Node is a mode: it watches every pod).
-  const nodeAuthorization = options.authorizationModes.includes('Node')
-    ? createNodeAuthorization({
-        storage,
-        prefixes: {
-          pods: collectionPrefix(podsDefinition, {}),
-          persistentVolumes: collectionPrefix(persistentVolumes, {}),
-          volumeAttachments: collectionPrefix(volumeAttachments, {}),
-          resourceSlices: collectionPrefix(resourceSlices, {}),
-        },
-        // What every node may do besides its graph: the system:node role's rules (kube's node authorizer reads the same).
-        nodeRules: CLUSTER_ROLES.find((r) => r.name === 'system:node')!.rules,
-        onError: (err) => logger.warn({ err }, 'node authorizer: watch ended, re-listing'),
-      })
-    : undefined;
-  // One authorizer mode: the filter chain's decisions, the one `kubectl auth can-i`
-  // asks (authorization/v1), and the rules `kubectl auth can-i --list` lists.
-  const authorization = createAuthorizer({
-    modes: options.authorizationModes,
-    rbac: rbacPolicy.mode,
-    ...(nodeAuthorization === undefined ? {} : { node: nodeAuthorization.mode }),
-    ...(files.abacPolicies === undefined ? {} : { abac: createAbacAuthorizer(files.abacPolicies) }),
-  });
-  const authorizer = authorization.authorize;
-  const escalation = createEscalationGuard({ authorizer, index: rbacPolicy.index });
+  const metrics = createApiMetrics();
+  // Authorization from the flags or --authorization-config (server/authorization.ts):
+  // one mode decides for the filter chain, answers the access reviews and lists rules.
+  const authorization = await createServerAuthorization({ options, files, storage, logger, metrics: metrics.registry, apiServerId: apiserverIdentity(hostname()) });
+  const authorizer = authorization.mode.authorize;
   // Service-account tokens: signed by the configured (or generated) key, served by serviceaccounts/token.
   const tokenKeys = createTokenKeys({
     issuer: options.serviceAccount.issuer,
@@ -207,8 +165,8 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
       tokenIssuer: tokenKeys,
       serviceAllocator,
       authorizer,
-      rulesResolver: authorization.rulesFor,
-      escalation,
+      rulesResolver: authorization.mode.rulesFor,
+      escalation: authorization.escalation,
       authentication: { authenticator, apiAudiences: tokenKeys.apiAudiences },
       // Bindings write pods through the registry (declared below; used only once requests arrive).
       podStore: () => registry.store(podsDefinition),
@@ -232,14 +190,13 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
         priorityAdmissionFromStorage(storage),
         podResizeAdmissionFromStorage(storage),
         // kubeadm enables NodeRestriction beside the Node mode; kapi does the same.
-        ...(nodeAuthorization === undefined ? [] : [nodeRestrictionFromStorage(storage, authorizer)]),
+        ...(authorization.nodeEnabled ? [nodeRestrictionFromStorage(storage, authorizer)] : []),
       ],
     }),
     clock: () => new Date(),
     lookup: namespaceCache,
   });
 
-  const metrics = createApiMetrics();
   const app = createApp({
     tls: { key: certs.servingKey, cert: certs.servingCert, clientCa: certs.clientCa },
     logger,
@@ -292,8 +249,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
 
   const inFlight = trackInFlight(app);
   // No request is decided before RBAC has read the policy (kube waits for its informers).
-  await rbacPolicy.synced;
-  await nodeAuthorization?.synced;
+  await authorization.synced;
   await app.listen({ port: options.securePort, host: options.bindAddress });
   hooks.onListening?.(inFlight);
   // Everything below is ensured (server/ensure.ts): a restart, a start after a
@@ -389,8 +345,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
           { name: 'close connections', run: () => inFlight.destroyConnections() },
           { name: 'close http server', boundMs: bounds.closeMs, run: () => app.close() },
           { name: 'close namespace cache', run: () => namespaceCache.close() },
-          { name: 'close rbac policy', run: () => rbacPolicy.close() },
-          { name: 'close node authorizer', run: () => nodeAuthorization?.close() },
+          { name: 'close authorization', run: () => authorization.close() },
           { name: 'close storage', boundMs: bounds.closeMs, run: () => storage.close() },
         ],
         logger,
@@ -408,6 +363,7 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     files = await validateFiles(options);
+    checkAuthorizationFiles(options);
   } catch (err) {
     if (err instanceof OptionsError) {
       // One line, however many problems: scripts and supervisors show the last line.

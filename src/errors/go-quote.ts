@@ -20,7 +20,11 @@ function hex(code: number, width: number): string {
   return code.toString(16).padStart(width, '0');
 }
 
+/** Printable ASCII without a quote or backslash: what Go quotes unchanged, and nearly every name is. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 export function goQuote(text: string): string {
+  if (PLAIN.test(text)) return `"${text}"`;
   let out = '"';
   for (const ch of text) {
     const short = SHORT_ESCAPES[ch];

@@ -67,6 +67,10 @@ export interface Options {
   readonly authorizationModes: readonly AuthorizationMode[];
   /** --authorization-policy-file: ABAC's policy (one JSON object a line); required with and only with mode ABAC. */
   readonly authorizationPolicyFile: string | undefined;
+  /** --authorization-webhook-*: the Webhook mode's kubeconfig, SubjectAccessReview version and cache TTLs. */
+  readonly authorizationWebhook: AuthorizationWebhookOptions;
+  /** --authorization-config: an AuthorizationConfiguration file instead of the mode and webhook flags. */
+  readonly authorizationConfigFile: string | undefined;
   readonly requestTimeoutMs: number;
   readonly minRequestTimeoutSeconds: number;
   /** --watch-cache and its kapi-only window flags: lists and watches served from memory (storage/cacher/). */
@@ -259,6 +263,40 @@ function authorizationModes(read: Reader): AuthorizationMode[] {
   return valid;
 }
 
+export interface AuthorizationWebhookOptions {
+  readonly configFile: string | undefined;
+  readonly version: 'v1' | 'v1beta1';
+  readonly authorizedTtlMs: number;
+  readonly unauthorizedTtlMs: number;
+}
+
+/** kube-apiserver's BuiltInAuthorizationOptions.Validate rules for the webhook flags. */
+function authorizationWebhook(read: Reader, cwd: string): AuthorizationWebhookOptions {
+  const configFile = read.optionalPath('authorization-webhook-config-file', cwd);
+  const webhook = read.list('authorization-mode', [...DEFAULT_AUTHORIZATION_MODES]).includes('Webhook');
+  if (webhook && configFile === undefined) read.problems.push("authorization-mode Webhook's authorization config file not passed");
+  if (!webhook && configFile !== undefined) read.problems.push('cannot specify --authorization-webhook-config-file without mode Webhook');
+  const version = read.string('authorization-webhook-version', 'v1beta1');
+  if (version !== 'v1' && version !== 'v1beta1') read.problems.push(`--authorization-webhook-version must be v1 or v1beta1, got ${JSON.stringify(version)}`);
+  return {
+    configFile,
+    version: version === 'v1' ? 'v1' : 'v1beta1',
+    authorizedTtlMs: read.durationMs('authorization-webhook-cache-authorized-ttl', '5m'),
+    unauthorizedTtlMs: read.durationMs('authorization-webhook-cache-unauthorized-ttl', '30s'),
+  };
+}
+
+const LEGACY_AUTHORIZATION_FLAGS = ['authorization-mode', 'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl'];
+
+/** --authorization-config replaces the mode and webhook flags (kube refuses them together). */
+function authorizationConfigFile(read: Reader, cwd: string): string | undefined {
+  const file = read.optionalPath('authorization-config', cwd);
+  if (file !== undefined && LEGACY_AUTHORIZATION_FLAGS.some((f) => read.has(f))) {
+    read.problems.push('--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined');
+  }
+  return file;
+}
+
 /** kube-apiserver's BuiltInAuthorizationOptions.Validate rules for the ABAC file. */
 function authorizationPolicyFile(read: Reader, cwd: string): string | undefined {
   const file = read.optionalPath('authorization-policy-file', cwd);
@@ -442,6 +480,8 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
     anonymousAuthFlagSet: read.has('anonymous-auth'),
     authorizationModes: authorizationModes(read),
     authorizationPolicyFile: authorizationPolicyFile(read, env.cwd),
+    authorizationWebhook: authorizationWebhook(read, env.cwd),
+    authorizationConfigFile: authorizationConfigFile(read, env.cwd),
     requestTimeoutMs,
     minRequestTimeoutSeconds,
     watchCache: watchCacheOptions(read),

@@ -33,6 +33,8 @@ const DEFAULTS: Options = {
   anonymousAuthFlagSet: false,
   authorizationModes: ['Node', 'RBAC'],
   authorizationPolicyFile: undefined,
+  authorizationWebhook: { configFile: undefined, version: 'v1beta1', authorizedTtlMs: 300_000, unauthorizedTtlMs: 30_000 },
+  authorizationConfigFile: undefined,
   requestTimeoutMs: 60_000,
   minRequestTimeoutSeconds: 1800,
   watchCache: { enabled: true, historyWindowMs: 300_000, maxEvents: 100_000 },

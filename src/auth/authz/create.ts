@@ -17,7 +17,7 @@ export const AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['AlwaysAllow',
 export const DEFAULT_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['Node', 'RBAC'];
 
 /** kube-apiserver modes kapi does not offer yet: named in the flag error so the user knows why. */
-export const UNSUPPORTED_AUTHORIZATION_MODES: readonly string[] = ['Webhook'];
+export const UNSUPPORTED_AUTHORIZATION_MODES: readonly string[] = [];
 
 export function isAuthorizationMode(mode: string): mode is AuthorizationMode {
   return (AUTHORIZATION_MODES as readonly string[]).includes(mode) && !UNSUPPORTED_AUTHORIZATION_MODES.includes(mode);
@@ -42,6 +42,11 @@ function modeOf(mode: AuthorizationMode, opts: CreateAuthorizerOptions): Authori
   const built = stateful[mode];
   if (built === undefined) throw new Error(`authorization mode ${mode} was named but not built`);
   return built;
+}
+
+/** A configured chain (an AuthorizationConfiguration file's) behind the privileged-group authorizer. */
+export function withPrivilegedGroups(mode: AuthorizerMode): AuthorizerMode {
+  return unionModes(privileged, mode);
 }
 
 export function createAuthorizer(opts: CreateAuthorizerOptions): AuthorizerMode {

@@ -72,8 +72,18 @@ export const FLAGS: readonly FlagSpec[] = [
     name: 'authorization-mode',
     kind: 'stringList',
     defaultText: '[Node,RBAC]',
-    usage: 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,ABAC,Node,RBAC. (kube-apiserver defaults to AlwaysAllow.)',
+    usage: 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,ABAC,Webhook,RBAC,Node. (kube-apiserver defaults to AlwaysAllow.)',
   },
+  {
+    name: 'authorization-config',
+    kind: 'string',
+    defaultText: '',
+    usage: 'File with Authorization Configuration to configure the authorizer chain. Requires feature gate StructuredAuthorizationConfiguration. This flag is mutually exclusive with the other --authorization-mode and --authorization-webhook-* flags.',
+  },
+  { name: 'authorization-webhook-config-file', kind: 'string', defaultText: '', usage: 'File with webhook configuration in kubeconfig format, used with --authorization-mode=Webhook. The API server will query the remote service to determine access on the API server\'s secure port.' },
+  { name: 'authorization-webhook-version', kind: 'string', defaultText: 'v1beta1', usage: 'The API version of the authorization.k8s.io SubjectAccessReview to send to and expect from the webhook.' },
+  { name: 'authorization-webhook-cache-authorized-ttl', kind: 'duration', defaultText: '5m0s', usage: "The duration to cache 'authorized' responses from the webhook authorizer." },
+  { name: 'authorization-webhook-cache-unauthorized-ttl', kind: 'duration', defaultText: '30s', usage: "The duration to cache 'unauthorized' responses from the webhook authorizer." },
   {
     name: 'authorization-policy-file',
     kind: 'string',
@@ -192,8 +202,6 @@ export const FLAGS: readonly FlagSpec[] = [
  * their features land.
  */
 export const NOT_YET_SUPPORTED: ReadonlySet<string> = new Set([
-  'authorization-config',
-  'authorization-webhook-config-file',
   'enable-admission-plugins',
   'disable-admission-plugins',
   'admission-control-config-file',

@@ -24,8 +24,12 @@ export interface Binding {
   readonly subjects: readonly Subject[];
 }
 
-/** Called per rule in order; `false` stops the walk. `error` is a role that could not be read. */
-export type RuleVisitor = (source: string, rule: PolicyRule | undefined, error: string | undefined) => boolean;
+/**
+ * Called per rule in order; `false` stops the walk. `error` is a role that could not
+ * be read. `source` words where the rule comes from; it is built only when called
+ * (quoting names costs more than the rest of a decision).
+ */
+export type RuleVisitor = (source: () => string, rule: PolicyRule | undefined, error: string | undefined) => boolean;
 
 const SA_PREFIX = 'system:serviceaccount:';
 
@@ -78,16 +82,22 @@ function describeSubject(s: Subject, bindingNamespace: string): string {
   return s.namespace !== '' && s.namespace !== bindingNamespace ? `${s.kind} ${goQuote(`${s.namespace}/${s.name}`)}` : `${s.kind} ${goQuote(s.name)}`;
 }
 
+/** A binding as indexed: each subject's key computed once, when the binding changes. */
+interface Indexed {
+  readonly binding: Binding;
+  readonly keys: readonly (string | undefined)[];
+}
+
 /** Bindings of one scope (the cluster, or one namespace), by name and by subject key. */
 class BindingSet {
-  readonly byName = new Map<string, Binding>();
+  readonly byName = new Map<string, Indexed>();
   private readonly bySubject = new Map<string, Set<string>>();
 
   put(b: Binding): void {
     this.remove(b.name);
-    this.byName.set(b.name, b);
-    for (const s of b.subjects) {
-      const key = subjectKey(s, b.namespace);
+    const keys = b.subjects.map((s) => subjectKey(s, b.namespace));
+    this.byName.set(b.name, { binding: b, keys });
+    for (const key of keys) {
       if (key === undefined) continue;
       let names = this.bySubject.get(key);
       if (names === undefined) this.bySubject.set(key, (names = new Set()));
@@ -99,22 +109,27 @@ class BindingSet {
     const old = this.byName.get(name);
     if (old === undefined) return;
     this.byName.delete(name);
-    for (const s of old.subjects) {
-      const key = subjectKey(s, old.namespace);
+    for (const key of old.keys) {
       const names = key === undefined ? undefined : this.bySubject.get(key);
       names?.delete(name);
       if (names?.size === 0) this.bySubject.delete(key!);
     }
   }
 
-  /** The bindings naming one of `keys`, with the first subject that matched, by binding name. */
+  /** The bindings naming one of `keys`, with the first subject that matched, by binding name (kube's list order). */
   matching(keys: readonly string[]): { binding: Binding; subject: Subject }[] {
-    const names = new Set<string>();
-    for (const k of keys) for (const n of this.bySubject.get(k) ?? []) names.add(n);
-    return [...names].sort().map((n) => {
-      const binding = this.byName.get(n)!;
-      const subject = binding.subjects.find((s) => keys.includes(subjectKey(s, binding.namespace) ?? ''))!;
-      return { binding, subject };
+    const names: string[] = [];
+    for (const k of keys) {
+      const hit = this.bySubject.get(k);
+      if (hit !== undefined) for (const n of hit) names.push(n);
+    }
+    if (names.length === 0) return [];
+    // A binding naming the user twice (by name and by group) is visited once.
+    const ordered = names.length === 1 ? names : [...new Set(names)].sort();
+    return ordered.map((n) => {
+      const { binding, keys: own } = this.byName.get(n)!;
+      const at = own.findIndex((k) => k !== undefined && keys.includes(k));
+      return { binding, subject: binding.subjects[at]! };
     });
   }
 }
@@ -195,17 +210,17 @@ export class PolicyIndex {
   visitRulesFor(user: UserInfo, namespace: string, visit: RuleVisitor): void {
     const keys = userKeys(user);
     for (const { binding, subject } of this.clusterBindings.matching(keys)) {
-      const source = `ClusterRoleBinding ${goQuote(binding.name)} of ${binding.roleKind} ${goQuote(binding.roleName)} to ${describeSubject(subject, '')}`;
+      const source = () => `ClusterRoleBinding ${goQuote(binding.name)} of ${binding.roleKind} ${goQuote(binding.roleName)} to ${describeSubject(subject, '')}`;
       if (!this.visitBinding(binding, '', source, visit)) return;
     }
     if (namespace === '') return;
     for (const { binding, subject } of this.roleBindings.get(namespace)?.matching(keys) ?? []) {
-      const source = `RoleBinding ${goQuote(`${binding.name}/${binding.namespace}`)} of ${binding.roleKind} ${goQuote(binding.roleName)} to ${describeSubject(subject, binding.namespace)}`;
+      const source = () => `RoleBinding ${goQuote(`${binding.name}/${binding.namespace}`)} of ${binding.roleKind} ${goQuote(binding.roleName)} to ${describeSubject(subject, binding.namespace)}`;
       if (!this.visitBinding(binding, namespace, source, visit)) return;
     }
   }
 
-  private visitBinding(binding: Binding, namespace: string, source: string, visit: RuleVisitor): boolean {
+  private visitBinding(binding: Binding, namespace: string, source: () => string, visit: RuleVisitor): boolean {
     const found = this.roleRules(binding.roleKind, binding.roleName, namespace);
     if ('error' in found) return visit(source, undefined, found.error);
     for (const rule of found.rules) if (!visit(source, rule, undefined)) return false;

@@ -28,7 +28,7 @@ export function rulesFor(index: PolicyIndex, user: UserInfo, namespace: string):
 export function createRbacMode(index: PolicyIndex): AuthorizerMode {
   return {
     async authorize(attrs) {
-      let allowedBy: string | undefined;
+      let allowedBy: (() => string) | undefined;
       const errors: string[] = [];
       index.visitRulesFor(attrs.user, attrs.namespace, (source, rule, error) => {
         if (error !== undefined) errors.push(error);
@@ -38,7 +38,7 @@ export function createRbacMode(index: PolicyIndex): AuthorizerMode {
         }
         return true;
       });
-      if (allowedBy !== undefined) return { decision: 'Allow', reason: `RBAC: allowed by ${allowedBy}` };
+      if (allowedBy !== undefined) return { decision: 'Allow', reason: `RBAC: allowed by ${allowedBy()}` };
       return { decision: 'NoOpinion', reason: errors.length === 0 ? '' : `RBAC: ${aggregate(errors)}` };
     },
     async rulesFor(user, namespace): Promise<RulesResult> {

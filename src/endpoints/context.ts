@@ -23,6 +23,13 @@ export interface RequestInfo {
   readonly subresource: string;
   readonly name: string;
   readonly parts: readonly string[];
+  /**
+   * list, watch and deletecollection: the raw ?labelSelector= and ?fieldSelector=
+   * when given (kube's AuthorizeWithSelectors, on by default in 1.36), which the
+   * authorizers receive.
+   */
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
 }
 
 export interface RequestContext {

@@ -138,14 +138,21 @@ export function resolveRequestInfo(method: string, url: string): RequestInfo {
   // proxy keeps everything after the name as the proxied path, not a subresource.
   const subresource = parts.length >= 3 && verb !== 'proxy' ? parts[2]! : '';
 
+  let query: URLSearchParams | undefined;
   if (name === '' && verb === 'get') {
-    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+    query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
     verb = isTrueParam(query.get('watch')) ? 'watch' : 'list';
     name = exactNameFromFieldSelector(query.get('fieldSelector'));
   }
   if (name === '' && verb === 'delete') verb = 'deletecollection';
 
-  return { isResourceRequest: true, path, verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name, parts };
+  const info: RequestInfo = { isResourceRequest: true, path, verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name, parts };
+  if ((verb !== 'list' && verb !== 'watch' && verb !== 'deletecollection') || q < 0) return info;
+  query ??= new URLSearchParams(url.slice(q + 1));
+  const labelSelector = query.get('labelSelector') ?? '';
+  const fieldSelector = query.get('fieldSelector') ?? '';
+  if (labelSelector === '' && fieldSelector === '') return info;
+  return { ...info, ...(labelSelector === '' ? {} : { labelSelector }), ...(fieldSelector === '' ? {} : { fieldSelector }) };
 }
 
 /** apimachinery's path.IsValidPathSegmentName: what a namespace or name in a URL may not be. */

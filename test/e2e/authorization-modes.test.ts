@@ -152,9 +152,14 @@ describe('--authorization-config with a Webhook, reloaded while running', () => 
   test('the webhook decides what RBAC does not, for the users its condition matches', async () => {
     const jane = await as(server, 'jane');
     const bob = await as(server, 'bob');
-    expect((await call(server, jane, { path: '/api/v1/namespaces/default/secrets' })).status).toBe(200);
+    expect((await call(server, jane, { path: '/api/v1/namespaces/default/secrets?labelSelector=app%3Dweb' })).status).toBe(200);
     const asked = sar.requests.at(-1)!;
-    expect(JSON.parse(asked.body)).toMatchObject({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'jane', resourceAttributes: { verb: 'list', resource: 'secrets', namespace: 'default', version: 'v1' } } });
+    // The selectors reach the webhook as requirements (AuthorizeWithSelectors).
+    expect(JSON.parse(asked.body)).toMatchObject({
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: { user: 'jane', resourceAttributes: { verb: 'list', resource: 'secrets', namespace: 'default', version: 'v1', labelSelector: { requirements: [{ key: 'app', operator: 'In', values: ['web'] }] } } },
+    });
     const count = sar.requests.length;
     expect((await call(server, bob, { path: '/api/v1/namespaces/default/secrets' })).status).toBe(403);
     expect(sar.requests.length).toBe(count);

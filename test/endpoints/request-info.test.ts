@@ -47,7 +47,11 @@ const cases: { name: string; method: string; url: string; want: Want }[] = [
   { name: 'list by metadata.name', method: 'GET', url: '/api/v1/namespaces/default/pods?fieldSelector=metadata.name%3Dweb&limit=500', want: { verb: 'list', name: 'web' } },
   { name: 'watch by metadata.name==', method: 'GET', url: '/api/v1/namespaces/default/pods?watch=true&fieldSelector=metadata.name%3D%3Dweb', want: { verb: 'watch', name: 'web' } },
   { name: 'metadata.name!= does not name', method: 'GET', url: '/api/v1/pods?fieldSelector=metadata.name!%3Dweb', want: { verb: 'list', name: '' } },
-  { name: 'other field selector does not name', method: 'GET', url: '/api/v1/pods?fieldSelector=spec.nodeName%3Dn1', want: { verb: 'list', name: '' } },
+  { name: 'other field selector does not name', method: 'GET', url: '/api/v1/pods?fieldSelector=spec.nodeName%3Dn1', want: { verb: 'list', name: '', fieldSelector: 'spec.nodeName=n1' } },
+  // Selectors for the authorizers (AuthorizeWithSelectors): list, watch and deletecollection only, raw.
+  { name: 'list carries both selectors', method: 'GET', url: '/api/v1/pods?labelSelector=app%3Dweb,tier!%3Ddb&fieldSelector=spec.nodeName%3Dn1', want: { verb: 'list', labelSelector: 'app=web,tier!=db', fieldSelector: 'spec.nodeName=n1' } },
+  { name: 'watch carries its label selector', method: 'GET', url: '/api/v1/pods?watch=1&labelSelector=app', want: { verb: 'watch', labelSelector: 'app' } },
+  { name: 'deletecollection carries its label selector', method: 'DELETE', url: '/api/v1/namespaces/default/configmaps?labelSelector=a%3Db', want: { verb: 'deletecollection', labelSelector: 'a=b' } },
   // Proxy keeps the rest of the path.
   { name: 'proxy verb', method: 'GET', url: '/api/v1/proxy/namespaces/default/pods/web/some/path', want: { verb: 'proxy', resource: 'pods', name: 'web', subresource: '' } },
   // Non-resource paths: lower-cased method.
@@ -116,6 +120,21 @@ describe('resolveRequestInfo', () => {
   for (const c of cases) {
     test(c.name, () => {
       expect(resolveRequestInfo(c.method, c.url)).toMatchObject(c.want);
+    });
+  }
+});
+
+describe('selectors the authorizers do not get', () => {
+  const cases = [
+    { name: 'an empty selector is none', method: 'GET', url: '/api/v1/pods?labelSelector=&fieldSelector=' },
+    { name: 'a get by name carries none', method: 'GET', url: '/api/v1/namespaces/default/pods/web?labelSelector=app' },
+    { name: 'a create carries none', method: 'POST', url: '/api/v1/namespaces/default/pods?labelSelector=app' },
+  ];
+  for (const c of cases) {
+    test(c.name, () => {
+      const got = resolveRequestInfo(c.method, c.url);
+      expect(Object.hasOwn(got, 'labelSelector')).toBe(false);
+      expect(Object.hasOwn(got, 'fieldSelector')).toBe(false);
     });
   }
 });

@@ -29,6 +29,8 @@ export function createRequestAuthorizer(
       resource: info.resource,
       subresource: info.subresource,
       name: info.name,
+      ...(info.labelSelector === undefined ? {} : { labelSelector: info.labelSelector }),
+      ...(info.fieldSelector === undefined ? {} : { fieldSelector: info.fieldSelector }),
     };
     const { decision, reason } = await authorizer(attrs);
     if (decision === 'Allow') return { allowed: true, message: '' };

@@ -1,10 +1,11 @@
 // Composition of authorizers in --authorization-mode order, as kube's union
 // authorizer: the first Allow or Deny decides; NoOpinion passes to the next.
 // When every member abstains the answer stays NoOpinion, with the members'
-// reasons joined by newlines: the filter forbids anything but Allow, and a
+// reasons joined by newlines and their errors aggregated as kube's are: the filter forbids anything but Allow, and a
 // SelfSubjectAccessReview reports `denied` only for an explicit Deny, as kube does.
 // Their rules concatenate; the union is incomplete when any member is (kube's
 // union RuleResolver), and evaluation errors are kept as kube aggregates them.
+import { aggregateErrors } from '../../errors/aggregate.js';
 import type { AuthorizationResult, Authorizer, AuthorizerMode, RulesResolver } from './authorizer.js';
 
 export function unionAuthorizer(...authorizers: readonly Authorizer[]): Authorizer {
@@ -13,11 +14,11 @@ export function unionAuthorizer(...authorizers: readonly Authorizer[]): Authoriz
     const errors: string[] = [];
     for (const authorize of authorizers) {
       const result: AuthorizationResult = await authorize(attrs);
+      if (result.error !== undefined && result.error !== '') errors.push(result.error);
       if (result.decision !== 'NoOpinion') return result;
       if (result.reason !== '') reasons.push(result.reason);
-      if (result.error !== undefined && result.error !== '') errors.push(result.error);
     }
-    return { decision: 'NoOpinion', reason: reasons.join('\n'), ...(errors.length === 0 ? {} : { error: errors.join('\n') }) };
+    return { decision: 'NoOpinion', reason: reasons.join('\n'), ...(errors.length === 0 ? {} : { error: aggregateErrors(errors) }) };
   };
 }
 
@@ -29,7 +30,7 @@ export function unionRulesResolver(...members: readonly RulesResolver[]): RulesR
       resourceRules: results.flatMap((r) => r.resourceRules),
       nonResourceRules: results.flatMap((r) => r.nonResourceRules),
       incomplete: results.some((r) => r.incomplete),
-      ...(errors.length === 0 ? {} : { evaluationError: `[${errors.join(', ')}]` }),
+      ...(errors.length === 0 ? {} : { evaluationError: aggregateErrors(errors) }),
     };
   };
 }

@@ -4,8 +4,8 @@
 // (union.NewRuleResolvers). RBAC, Node and ABAC are the server's own, built once
 // at start and handed in; a file that names one the server did not start with is
 // refused in kube's words. The caller puts system:masters' authorizer in front.
-import type { AuthorizationResult, AuthorizerMode, RulesResolver } from '../authorizer.js';
-import { aggregateMessage } from '../webhook/errors.js';
+import type { AuthorizerMode } from '../authorizer.js';
+import { unionModes } from '../union.js';
 import { createWebhookAuthorizer, WebhookConfigError, type WebhookAuthorizer, type WebhookAuthorizerOptions } from '../webhook/webhook.js';
 import type { AuthorizationConfiguration, AuthorizerConfiguration } from './authorization-config.js';
 import { AuthorizationConfigError } from './load.js';
@@ -24,39 +24,6 @@ export interface ConfiguredAuthorizerDeps {
 export interface ConfiguredAuthorizer extends AuthorizerMode {
   /** Closes the webhooks' idle connections. */
   close(): void;
-}
-
-/**
- * kube's union authorizer. Unlike ../union.ts it keeps the members' errors when
- * nobody decides (kube aggregates them), so a failed webhook behind a NoOpinion
- * still shows in a SubjectAccessReview's evaluationError.
- */
-function union(members: readonly AuthorizerMode[]): AuthorizerMode['authorize'] {
-  return async (attrs) => {
-    const reasons: string[] = [];
-    const errors: string[] = [];
-    for (const m of members) {
-      const result: AuthorizationResult = await m.authorize(attrs);
-      if (result.error !== undefined && result.error !== '') errors.push(result.error);
-      if (result.decision !== 'NoOpinion') return result;
-      if (result.reason !== '') reasons.push(result.reason);
-    }
-    return { decision: 'NoOpinion', reason: reasons.join('\n'), ...(errors.length === 0 ? {} : { error: aggregateMessage(errors) }) };
-  };
-}
-
-/** kube's union.NewRuleResolvers: everything every member lists, incomplete if any is. */
-function unionRules(members: readonly AuthorizerMode[]): RulesResolver {
-  return async (user, namespace) => {
-    const results = await Promise.all(members.map((m) => m.rulesFor(user, namespace)));
-    const errors = results.map((r) => r.evaluationError).filter((e): e is string => e !== undefined && e !== '');
-    return {
-      resourceRules: results.flatMap((r) => r.resourceRules),
-      nonResourceRules: results.flatMap((r) => r.nonResourceRules),
-      incomplete: results.some((r) => r.incomplete),
-      ...(errors.length === 0 ? {} : { evaluationError: aggregateMessage(errors) }),
-    };
-  };
 }
 
 function notStarted(type: string): AuthorizationConfigError {
@@ -127,5 +94,5 @@ export function buildConfiguredAuthorizer(config: AuthorizationConfiguration, de
     close();
     throw err;
   }
-  return { authorize: union(members), rulesFor: unionRules(members), close };
+  return { ...unionModes(...members), close };
 }

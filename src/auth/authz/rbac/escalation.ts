@@ -10,7 +10,8 @@ import { goQuote } from '../../../errors/go-quote.js';
 import type { UserInfo } from '../../../schema/user.js';
 import { SYSTEM_PRIVILEGED_GROUP, type Authorizer } from '../authorizer.js';
 import type { PolicyIndex } from './policy-index.js';
-import { aggregate, rulesFor } from './rbac.js';
+import { aggregateErrors } from '../../../errors/aggregate.js';
+import { rulesFor } from './rbac.js';
 import { compactRules, compactString, covers, type PolicyRule } from './rules.js';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
@@ -66,7 +67,7 @@ export function createEscalationGuard(opts: { authorizer: Authorizer; index: Pol
     const described = [...new Set(compactRules(missing).map(compactString))].sort();
     const groups = `[${user.groups.map(goQuote).join(' ')}]`;
     let message = `user ${goQuote(user.username)} (groups=${groups}) is attempting to grant RBAC permissions not currently held:\n${described.join('\n')}`;
-    if (owner.errors.length > 0) message += `; resolution errors: [${aggregate(owner.errors)}]`;
+    if (owner.errors.length > 0) message += `; resolution errors: [${aggregateErrors(owner.errors)}]`;
     return message;
   };
 

@@ -3,15 +3,12 @@
 // it; otherwise RBAC has no opinion, and the reason names the roles it could not
 // read ("RBAC: clusterrole.rbac.authorization.k8s.io "x" not found"). The same walk
 // lists a user's rules for SelfSubjectRulesReview and for escalation checks.
+import { aggregateErrors } from '../../../errors/aggregate.js';
 import type { AuthorizerMode, RulesResult } from '../authorizer.js';
 import type { UserInfo } from '../../../schema/user.js';
 import type { PolicyIndex } from './policy-index.js';
 import { ruleAllows, toReviewRules, type PolicyRule } from './rules.js';
 
-/** utilerrors.NewAggregate's text: one error as it is, more in brackets. */
-export function aggregate(errors: readonly string[]): string {
-  return errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`;
-}
 
 /** Every rule bound to the user in the namespace (and cluster-wide), and the roles that could not be read. */
 export function rulesFor(index: PolicyIndex, user: UserInfo, namespace: string): { rules: PolicyRule[]; errors: string[] } {
@@ -39,11 +36,11 @@ export function createRbacMode(index: PolicyIndex): AuthorizerMode {
         return true;
       });
       if (allowedBy !== undefined) return { decision: 'Allow', reason: `RBAC: allowed by ${allowedBy()}` };
-      return { decision: 'NoOpinion', reason: errors.length === 0 ? '' : `RBAC: ${aggregate(errors)}` };
+      return { decision: 'NoOpinion', reason: errors.length === 0 ? '' : `RBAC: ${aggregateErrors(errors)}` };
     },
     async rulesFor(user, namespace): Promise<RulesResult> {
       const { rules, errors } = rulesFor(index, user, namespace);
-      return { ...toReviewRules(rules), incomplete: false, ...(errors.length === 0 ? {} : { evaluationError: aggregate(errors) }) };
+      return { ...toReviewRules(rules), incomplete: false, ...(errors.length === 0 ? {} : { evaluationError: aggregateErrors(errors) }) };
     },
   };
 }

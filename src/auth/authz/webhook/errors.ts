@@ -113,8 +113,5 @@ export function isRetryable(err: unknown): boolean {
   return err instanceof WebhookCallError && err.retryable;
 }
 
-/** utilerrors.NewAggregate's (and field.ErrorList.ToAggregate's) text: duplicates dropped, one message bare, several in brackets. */
-export function aggregateMessage(messages: readonly string[]): string {
-  const unique = [...new Set(messages)];
-  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
-}
+/** field.ErrorList.ToAggregate's text (errors/aggregate.ts). */
+export { aggregateUnique as aggregateMessage } from '../../../errors/aggregate.js';

@@ -4,7 +4,8 @@
 // group, and the escalation guard the RBAC kinds' writes go through. A configuration
 // file is re-read while the server runs (kube's reloader): a valid change applies, an
 // invalid one is logged, counted, and the last good chain keeps deciding.
-import type { Registry as MetricsRegistry } from 'prom-client';
+import { Counter, type Registry as MetricsRegistry } from 'prom-client';
+import type { DecisionRecorder } from '../auth/authz/decisions.js';
 import type { Logger } from 'pino';
 import { createAbacAuthorizer } from '../auth/authz/abac/abac.js';
 import { alwaysAllowMode, alwaysDenyMode } from '../auth/authz/always.js';
@@ -52,6 +53,23 @@ export interface ServerAuthorizationOptions {
   readonly metrics: MetricsRegistry;
   /** kube's APIServerID, for apiserver_id_hash. */
   readonly apiServerId: string;
+}
+
+/** apiserver_authorization_decisions_total as kube names it; one counter child per label set, made once. */
+function decisionRecorder(registry: MetricsRegistry): DecisionRecorder {
+  const counter = new Counter({
+    name: 'apiserver_authorization_decisions_total',
+    help: 'Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.',
+    labelNames: ['type', 'name', 'decision'],
+    registers: [registry],
+  });
+  const children = new Map<string, Counter.Internal>();
+  return (labels, decision) => {
+    const key = `${labels.type}\u0000${labels.name}\u0000${decision}`;
+    let child = children.get(key);
+    if (child === undefined) children.set(key, (child = counter.labels(labels.type, labels.name, decision)));
+    child.inc();
+  };
 }
 
 /** The start's configuration file, or one line naming what is wrong with it. */
@@ -117,6 +135,7 @@ export async function createServerAuthorization(opts: ServerAuthorizationOptions
     : undefined;
   const abac = files.abacPolicies === undefined ? undefined : createAbacAuthorizer(files.abacPolicies);
   const webhookMetrics = promWebhookMetrics(opts.metrics);
+  const record = decisionRecorder(opts.metrics);
   const stateful = { rbac: rbacPolicy.mode, ...(node === undefined ? {} : { node: node.mode }), ...(abac === undefined ? {} : { abac }) };
 
   let mode: AuthorizerMode;
@@ -126,7 +145,7 @@ export async function createServerAuthorization(opts: ServerAuthorizationOptions
     const reloader = await createAuthorizationConfigReloader({
       path: configFile,
       parse: (data) => parseAuthorizationConfiguration(data, { requireNonWebhookTypes: start.types }),
-      build: (config) => buildConfiguredAuthorizer(config, { alwaysAllow: alwaysAllowMode, alwaysDeny: alwaysDenyMode, ...stateful, webhook: { metrics: webhookMetrics } }),
+      build: (config) => buildConfiguredAuthorizer(config, { alwaysAllow: alwaysAllowMode, alwaysDeny: alwaysDenyMode, ...stateful, webhook: { metrics: webhookMetrics }, record }),
       onError: (message) => logger.error({ reason: message }, 'authorization config not reloaded'),
       onReload: (status, at, data) => {
         metrics.recordReload(status, at);
@@ -152,7 +171,7 @@ export async function createServerAuthorization(opts: ServerAuthorizationOptions
             failurePolicy: 'NoOpinion',
             metrics: webhookMetrics,
           });
-    mode = createAuthorizer({ modes: options.authorizationModes, ...stateful, ...(webhook === undefined ? {} : { webhook }) });
+    mode = createAuthorizer({ modes: options.authorizationModes, ...stateful, ...(webhook === undefined ? {} : { webhook }), record });
   }
   return {
     mode,

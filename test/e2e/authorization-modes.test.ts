@@ -163,6 +163,12 @@ describe('--authorization-config with a Webhook, reloaded while running', () => 
     const count = sar.requests.length;
     expect((await call(server, bob, { path: '/api/v1/namespaces/default/secrets' })).status).toBe(403);
     expect(sar.requests.length).toBe(count);
+    // Each terminal decision is counted by the authorizer that made it.
+    const metrics = (await call(server, adminCredentials(server.kubeconfig), { path: '/metrics' })).body.toString();
+    const decided = (labels: string) => Number(metrics.split('\n').find((l) => l.startsWith(`apiserver_authorization_decisions_total{${labels}}`))?.split(' ').at(-1) ?? 0);
+    expect(decided('type="Webhook",name="corp",decision="allowed"')).toBeGreaterThanOrEqual(1);
+    // Nothing was allowed by RBAC here (the admin is allowed before any mode, uncounted).
+    expect(decided('type="RBAC",name="rbac",decision="allowed"')).toBe(0);
   });
 
   test('an edit without the webhook applies without a restart; a broken edit keeps it and counts a failure', async () => {

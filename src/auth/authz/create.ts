@@ -8,6 +8,7 @@ import { SYSTEM_PRIVILEGED_GROUP, type AuthorizerMode } from './authorizer.js';
 import { anonymousPolicyAuthorizer } from './anonymous-policy.js';
 import { privilegedGroupsAuthorizer } from './privileged-groups.js';
 import { unionModes } from './union.js';
+import { instrumented, type DecisionRecorder } from './decisions.js';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'RBAC' | 'Node' | 'ABAC' | 'Webhook';
 
@@ -30,6 +31,8 @@ export interface CreateAuthorizerOptions {
   readonly node?: AuthorizerMode;
   readonly abac?: AuthorizerMode;
   readonly webhook?: AuthorizerMode;
+  /** Counts each mode's terminal decisions (apiserver_authorization_decisions_total). */
+  readonly record?: DecisionRecorder;
 }
 
 /** Members of system:masters are allowed everything; kube's privileged-group authorizer enumerates no rules. */
@@ -50,7 +53,8 @@ export function withPrivilegedGroups(mode: AuthorizerMode): AuthorizerMode {
 }
 
 export function createAuthorizer(opts: CreateAuthorizerOptions): AuthorizerMode {
-  const modes = opts.modes.map((m) => modeOf(m, opts));
+  // kube names the flags' authorizers after their type in lower case, the webhook "default".
+  const modes = opts.modes.map((m) => instrumented(modeOf(m, opts), { type: m, name: m === 'Webhook' ? 'default' : m.toLowerCase() }, opts.record));
   // kapi's own guard: under AlwaysAllow anonymous requests still reach only the
   // public paths (anonymous-policy.ts), where kube would let them do everything.
   // Under RBAC the default policy's bindings say what anonymous may do, as in kube.

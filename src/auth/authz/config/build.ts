@@ -6,6 +6,7 @@
 // refused in kube's words. The caller puts system:masters' authorizer in front.
 import type { AuthorizerMode } from '../authorizer.js';
 import { unionModes } from '../union.js';
+import { instrumented, type DecisionRecorder } from '../decisions.js';
 import { createWebhookAuthorizer, WebhookConfigError, type WebhookAuthorizer, type WebhookAuthorizerOptions } from '../webhook/webhook.js';
 import type { AuthorizationConfiguration, AuthorizerConfiguration } from './authorization-config.js';
 import { AuthorizationConfigError } from './load.js';
@@ -19,6 +20,8 @@ export interface ConfiguredAuthorizerDeps {
   readonly abac?: AuthorizerMode;
   /** What every webhook shares: time, retry waits, metrics (tests inject these). */
   readonly webhook?: Pick<WebhookAuthorizerOptions, 'clock' | 'sleep' | 'random' | 'metrics' | 'retryBackoff'>;
+  /** Counts each authorizer's terminal decisions (apiserver_authorization_decisions_total). */
+  readonly record?: DecisionRecorder;
 }
 
 export interface ConfiguredAuthorizer extends AuthorizerMode {
@@ -94,5 +97,5 @@ export function buildConfiguredAuthorizer(config: AuthorizationConfiguration, de
     close();
     throw err;
   }
-  return { ...unionModes(...members), close };
+  return { ...unionModes(...members.map((m, i) => instrumented(m, { type: config.authorizers[i]!.type, name: config.authorizers[i]!.name }, deps.record))), close };
 }

@@ -362,6 +362,22 @@ function transportSeeds(): Seed[] {
   ];
 }
 
+/**
+ * RBAC objects the authorizer's index reads (issue 23): prototype-named subjects,
+ * role names and rule members, a binding to a missing role, and an impersonated
+ * request the authorizer must refuse; none may reach Object.prototype or break a decision.
+ */
+function rbacSeeds(): Seed[] {
+  const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${FUZZ_NAMESPACE}`;
+  return [
+    { name: 'hostile/rbac-role-proto', method: 'POST', path: `${rbac}/roles`, contentType: MEDIA.json, format: 'text', text: text('{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"Role","metadata":{"name":"fz-proto-role"},"rules":[{"apiGroups":["__proto__"],"resources":["constructor","*/__proto__"],"verbs":["toString","*"],"__proto__":{"verbs":["*"]}},{"apiGroups":[""],"resources":["configmaps"],"verbs":["get"],"resourceNames":["__proto__"]}]}'), expect: { status: [201, 409] } },
+    { name: 'hostile/rbac-binding-proto', method: 'POST', path: `${rbac}/rolebindings`, contentType: MEDIA.json, format: 'text', text: text('{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding","metadata":{"name":"fz-proto-binding"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"__proto__"},"subjects":[{"kind":"User","name":"__proto__"},{"kind":"Group","name":"constructor"},{"kind":"ServiceAccount","name":"tostring","namespace":"__proto__"}]}'), expect: { status: [201, 409] } },
+    { name: 'hostile/rbac-binding-wrong-types', method: 'POST', path: `${rbac}/rolebindings`, contentType: MEDIA.json, format: 'json', doc: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'fz-types' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: ['x'] }, subjects: { kind: 'User' } }, expect: { status: [400] } },
+    // The fuzzer is system:masters; impersonating someone without rights must be refused as that user.
+    { name: 'hostile/impersonate-proto-user', method: 'GET', path: CM_PATH, format: 'none', headers: { 'impersonate-user': '__proto__', 'impersonate-group': 'constructor' }, expect: { status: [403] } },
+  ];
+}
+
 export function hostileSeeds(): Seed[] {
-  return [...transportSeeds(), ...portBindingTokenSeeds(), ...prototypeKeySeeds(), ...yamlSeeds(), ...wrongTypeSeeds(), ...deepSeeds(), ...warningSeeds(), ...pathSeeds(), ...sizeSeeds(), ...contentTypeSeeds(), ...rawSeeds()];
+  return [...transportSeeds(), ...rbacSeeds(), ...portBindingTokenSeeds(), ...prototypeKeySeeds(), ...yamlSeeds(), ...wrongTypeSeeds(), ...deepSeeds(), ...warningSeeds(), ...pathSeeds(), ...sizeSeeds(), ...contentTypeSeeds(), ...rawSeeds()];
 }

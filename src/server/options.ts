@@ -6,7 +6,7 @@
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
-import { DEFAULT_AUTHORIZATION_MODES, isAuthorizationMode, UNSUPPORTED_AUTHORIZATION_MODES, type AuthorizationMode } from '../auth/authz/create.js';
+import { DEFAULT_AUTHORIZATION_MODES, isAuthorizationMode, type AuthorizationMode } from '../auth/authz/create.js';
 import { ArgvError, splitArgv } from './options/argv.js';
 import { parseGoDuration } from '../schema/go-duration.js';
 import { OptionsError } from './options/options-error.js';
@@ -257,7 +257,6 @@ function authorizationModes(read: Reader): AuthorizationMode[] {
     if (seen.has(mode)) read.problems.push(`authorization-mode ${JSON.stringify(mode)} has mode specified more than once`);
     seen.add(mode);
     if (isAuthorizationMode(mode)) valid.push(mode);
-    else if (UNSUPPORTED_AUTHORIZATION_MODES.includes(mode)) read.problems.push(`authorization-mode ${JSON.stringify(mode)} is not supported by kapi yet`);
     else read.problems.push(`authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
   }
   return valid;

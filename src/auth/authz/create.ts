@@ -17,11 +17,8 @@ export const AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['AlwaysAllow',
 /** `npm start`'s modes when the flag is absent (kube-apiserver's own default is AlwaysAllow). */
 export const DEFAULT_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['Node', 'RBAC'];
 
-/** kube-apiserver modes kapi does not offer yet: named in the flag error so the user knows why. */
-export const UNSUPPORTED_AUTHORIZATION_MODES: readonly string[] = [];
-
 export function isAuthorizationMode(mode: string): mode is AuthorizationMode {
-  return (AUTHORIZATION_MODES as readonly string[]).includes(mode) && !UNSUPPORTED_AUTHORIZATION_MODES.includes(mode);
+  return (AUTHORIZATION_MODES as readonly string[]).includes(mode);
 }
 
 export interface CreateAuthorizerOptions {

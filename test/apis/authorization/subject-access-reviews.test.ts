@@ -40,6 +40,15 @@ describe('SubjectAccessReview', () => {
     ]);
   });
 
+  test('raw selectors reach the authorizer; an evaluation error is the status\' evaluationError', async () => {
+    const asked: AuthorizationAttributes[] = [];
+    const authorizer: Authorizer = async (a) => (asked.push(a), { decision: 'NoOpinion', reason: '', error: 'webhook "corp" failed' });
+    const spec = { user: 'jane', resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'ns', labelSelector: { rawSelector: 'app=web' }, fieldSelector: { rawSelector: 'spec.nodeName=n1' } } };
+    const out = await subjectAccessReviews(authorizer).virtualCreate!({ metadata: {}, spec }, { user: requester, namespace: undefined, dryRun: false });
+    expect(out.status).toEqual({ allowed: false, evaluationError: 'webhook "corp" failed' });
+    expect(asked[0]).toMatchObject({ labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1' });
+  });
+
   test('non-resource attributes', async () => {
     const { authorizer, asked } = recording('Allow');
     const out = await subjectAccessReviews(authorizer).virtualCreate!({ metadata: {}, spec: { groups: ['g'], nonResourceAttributes: { verb: 'get', path: '/healthz' } } }, { user: requester, namespace: undefined, dryRun: false });

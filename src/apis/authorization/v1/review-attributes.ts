@@ -52,6 +52,12 @@ export function subjectOf(spec: Attributes): UserInfo {
   };
 }
 
+/** `{labelSelector: raw}` when the review's selector carries a rawSelector. */
+function selector(field: 'labelSelector' | 'fieldSelector', resource: Record<string, unknown>): Partial<Pick<AuthorizationAttributes, 'labelSelector' | 'fieldSelector'>> {
+  const raw = Object.hasOwn(resource, field) && isObject(resource[field]) ? text(resource[field] as Record<string, unknown>, 'rawSelector') : '';
+  return raw === '' ? {} : { [field]: raw };
+}
+
 export function attributesOf(user: UserInfo, spec: Attributes): AuthorizationAttributes {
   const resource = spec.resourceAttributes;
   if (isObject(resource)) {
@@ -66,6 +72,9 @@ export function attributesOf(user: UserInfo, spec: Attributes): AuthorizationAtt
       resource: text(resource, 'resource'),
       subresource: text(resource, 'subresource'),
       name: text(resource, 'name'),
+      // AuthorizeWithSelectors: a review's raw selectors reach the authorizers as a request's do.
+      ...selector('labelSelector', resource),
+      ...selector('fieldSelector', resource),
     };
   }
   const nonResource = isObject(spec.nonResourceAttributes) ? spec.nonResourceAttributes : {};
@@ -83,10 +92,11 @@ export function attributesOf(user: UserInfo, spec: Attributes): AuthorizationAtt
   };
 }
 
-/** SubjectAccessReviewStatus: `denied` only for an explicit Deny, reason when there is one. */
+/** SubjectAccessReviewStatus: `denied` only for an explicit Deny, reason and evaluationError when there are. */
 export function reviewStatus(result: AuthorizationResult): Record<string, unknown> {
   const status: Record<string, unknown> = { allowed: result.decision === 'Allow' };
   if (result.decision === 'Deny') status.denied = true;
   if (result.reason !== '') status.reason = result.reason;
+  if (result.error !== undefined && result.error !== '') status.evaluationError = result.error;
   return status;
 }

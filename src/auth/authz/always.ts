@@ -3,14 +3,14 @@
 // they enumerate: AlwaysAllow everything (`*`), AlwaysDeny nothing, both complete.
 import type { Authorizer, AuthorizerMode, RulesResult } from './authorizer.js';
 
-export const alwaysAllow: Authorizer = async () => ({ decision: 'Allow', reason: '' });
+export const alwaysAllow: Authorizer = () => ({ decision: 'Allow', reason: '' });
 
 /**
  * AlwaysDeny abstains rather than denies, exactly as kube's does, so an authorizer
  * after it may still allow; when nobody does, its reason ends up in the 403
  * message: `... in the namespace "default": Everything is forbidden.`
  */
-export const alwaysDeny: Authorizer = async () => ({ decision: 'NoOpinion', reason: 'Everything is forbidden.' });
+export const alwaysDeny: Authorizer = () => ({ decision: 'NoOpinion', reason: 'Everything is forbidden.' });
 
 export const EVERYTHING: RulesResult = {
   resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],

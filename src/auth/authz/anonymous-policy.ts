@@ -45,7 +45,7 @@ function isPublicObject(attrs: AuthorizationAttributes): boolean {
 }
 
 export function anonymousPolicyAuthorizer(paths: readonly string[] = PUBLIC_PATHS): Authorizer {
-  return async (attrs) => {
+  return (attrs) => {
     if (!attrs.user.groups.includes(UNAUTHENTICATED)) return { decision: 'NoOpinion', reason: '' };
     const open = attrs.isResourceRequest
       ? isPublicObject(attrs)

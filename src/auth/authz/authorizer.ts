@@ -39,8 +39,18 @@ export interface AuthorizationResult {
   readonly error?: string;
 }
 
-/** May be called concurrently; must not mutate the attributes. Throws only on failure to decide (a 500). */
-export type Authorizer = (attrs: AuthorizationAttributes) => Promise<AuthorizationResult>;
+/**
+ * May be called concurrently; must not mutate the attributes. Throws (or rejects)
+ * only on failure to decide (a 500). A mode that decides from memory (RBAC, Node,
+ * ABAC) answers at once, without a promise: every request passes the chain, and
+ * each promise hop costs it more than an RBAC decision does. Callers await the answer.
+ */
+export type Authorizer = (attrs: AuthorizationAttributes) => AuthorizationResult | Promise<AuthorizationResult>;
+
+/** Whether an answer is still to come. */
+export function isPending<T>(answer: T | Promise<T>): answer is Promise<T> {
+  return typeof (answer as { then?: unknown } | null)?.then === 'function';
+}
 
 /** rbac/v1 PolicyRule's resource half, as SelfSubjectRulesReview lists it. */
 export interface ResourceRule {

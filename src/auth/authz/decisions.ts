@@ -2,7 +2,7 @@
 // an authorizer of the chain makes, by its type and name, as kube's instrumented
 // authorizers count them (NoOpinion is no decision). The recorder is handed in so
 // auth/ knows no metrics library.
-import type { AuthorizerMode } from './authorizer.js';
+import { isPending, type AuthorizationResult, type AuthorizerMode } from './authorizer.js';
 
 export interface AuthorizerLabels {
   readonly type: string;
@@ -13,13 +13,17 @@ export type DecisionRecorder = (labels: AuthorizerLabels, decision: 'allowed' | 
 
 export function instrumented(mode: AuthorizerMode, labels: AuthorizerLabels, record: DecisionRecorder | undefined): AuthorizerMode {
   if (record === undefined) return mode;
+  const counted = (result: AuthorizationResult): AuthorizationResult => {
+    if (result.decision === 'Allow') record(labels, 'allowed');
+    else if (result.decision === 'Deny') record(labels, 'denied');
+    return result;
+  };
   return {
     rulesFor: mode.rulesFor,
-    async authorize(attrs) {
-      const result = await mode.authorize(attrs);
-      if (result.decision === 'Allow') record(labels, 'allowed');
-      else if (result.decision === 'Deny') record(labels, 'denied');
-      return result;
+    // No promise where the mode answers at once: this runs for every request.
+    authorize: (attrs) => {
+      const answer = mode.authorize(attrs);
+      return isPending(answer) ? answer.then(counted) : counted(answer);
     },
   };
 }

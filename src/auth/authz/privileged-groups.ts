@@ -6,6 +6,6 @@ import type { Authorizer } from './authorizer.js';
 
 export function privilegedGroupsAuthorizer(groups: readonly string[]): Authorizer {
   const privileged = new Set(groups);
-  return async (attrs) =>
+  return (attrs) =>
     attrs.user.groups.some((g) => privileged.has(g)) ? { decision: 'Allow', reason: '' } : { decision: 'NoOpinion', reason: '' };
 }

@@ -2,7 +2,7 @@
 // filter hands over the user and the request info, and gets back whether to
 // proceed and, if not, kube's 403 message (which the filter wraps in a Status).
 import type { UserInfo } from '../../schema/user.js';
-import type { AuthorizationAttributes, Authorizer } from './authorizer.js';
+import { isPending, type AuthorizationAttributes, type AuthorizationResult, type Authorizer } from './authorizer.js';
 import { forbiddenMessageWithReason } from './forbidden-message.js';
 
 /** What authorization reads of endpoints/context.ts's RequestInfo. */
@@ -16,8 +16,8 @@ export interface RequestAuthorization {
 
 export function createRequestAuthorizer(
   authorizer: Authorizer,
-): (user: UserInfo, info: RequestAttributes) => Promise<RequestAuthorization> {
-  return async (user, info) => {
+): (user: UserInfo, info: RequestAttributes) => RequestAuthorization | Promise<RequestAuthorization> {
+  return (user, info) => {
     const attrs: AuthorizationAttributes = {
       user,
       verb: info.verb,
@@ -32,8 +32,9 @@ export function createRequestAuthorizer(
       ...(info.labelSelector === undefined ? {} : { labelSelector: info.labelSelector }),
       ...(info.fieldSelector === undefined ? {} : { fieldSelector: info.fieldSelector }),
     };
-    const { decision, reason } = await authorizer(attrs);
-    if (decision === 'Allow') return { allowed: true, message: '' };
-    return { allowed: false, message: forbiddenMessageWithReason(attrs, reason) };
+    const decided = ({ decision, reason }: AuthorizationResult): RequestAuthorization =>
+      decision === 'Allow' ? { allowed: true, message: '' } : { allowed: false, message: forbiddenMessageWithReason(attrs, reason) };
+    const answer = authorizer(attrs);
+    return isPending(answer) ? answer.then(decided) : decided(answer);
   };
 }

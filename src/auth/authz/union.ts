@@ -1,24 +1,36 @@
 // Composition of authorizers in --authorization-mode order, as kube's union
 // authorizer: the first Allow or Deny decides; NoOpinion passes to the next.
 // When every member abstains the answer stays NoOpinion, with the members'
-// reasons joined by newlines and their errors aggregated as kube's are: the filter forbids anything but Allow, and a
+// reasons joined by newlines and their errors aggregated as kube's are: the filter
+// forbids anything but Allow, and a
 // SelfSubjectAccessReview reports `denied` only for an explicit Deny, as kube does.
 // Their rules concatenate; the union is incomplete when any member is (kube's
 // union RuleResolver), and evaluation errors are kept as kube aggregates them.
 import { aggregateErrors } from '../../errors/aggregate.js';
-import type { AuthorizationResult, Authorizer, AuthorizerMode, RulesResolver } from './authorizer.js';
+import { isPending, type AuthorizationResult, type Authorizer, type AuthorizerMode, type RulesResolver } from './authorizer.js';
 
 export function unionAuthorizer(...authorizers: readonly Authorizer[]): Authorizer {
-  return async (attrs) => {
-    const reasons: string[] = [];
-    const errors: string[] = [];
-    for (const authorize of authorizers) {
-      const result: AuthorizationResult = await authorize(attrs);
-      if (result.error !== undefined && result.error !== '') errors.push(result.error);
-      if (result.decision !== 'NoOpinion') return result;
-      if (result.reason !== '') reasons.push(result.reason);
-    }
-    return { decision: 'NoOpinion', reason: reasons.join('\n'), ...(errors.length === 0 ? {} : { error: aggregateErrors(errors) }) };
+  // Every request passes here: members that answer at once are asked without a
+  // promise, and the lists are made only when a member has something to say.
+  return (attrs) => {
+    let reasons: string[] | undefined;
+    let errors: string[] | undefined;
+    const noted = (result: AuthorizationResult): boolean => {
+      if (result.error !== undefined && result.error !== '') (errors ??= []).push(result.error);
+      if (result.decision !== 'NoOpinion') return true;
+      if (result.reason !== '') (reasons ??= []).push(result.reason);
+      return false;
+    };
+    const nobody = (): AuthorizationResult => ({ decision: 'NoOpinion', reason: reasons?.join('\n') ?? '', ...(errors === undefined ? {} : { error: aggregateErrors(errors) }) });
+    const from = (start: number): AuthorizationResult | Promise<AuthorizationResult> => {
+      for (let i = start; i < authorizers.length; i++) {
+        const answer = authorizers[i]!(attrs);
+        if (isPending(answer)) return answer.then((result) => (noted(result) ? result : from(i + 1)));
+        if (noted(answer)) return answer;
+      }
+      return nobody();
+    };
+    return from(0);
   };
 }
 

@@ -13,16 +13,23 @@ export interface AuthorizeDecision {
   readonly message: string;
 }
 
-export type AuthorizeRequest = (user: UserInfo, info: RequestInfo) => Promise<AuthorizeDecision>;
+/** Answers at once when every mode asked does (the chain then needs no promise for this filter). */
+export type AuthorizeRequest = (user: UserInfo, info: RequestInfo) => AuthorizeDecision | Promise<AuthorizeDecision>;
 
 export function createAuthorizeFilter(opts: { readonly authorize: AuthorizeRequest }) {
-  return async function authorize(request: FastifyRequest): Promise<void> {
-    const { info, user } = request.kapi;
-    if (user === undefined) throw new Error('authorization ran before authentication');
-    const decision = await opts.authorize(user, info);
+  const enforce = (info: RequestInfo, decision: AuthorizeDecision): void => {
     if (decision.allowed) return;
     if (!info.isResourceRequest) throw forbiddenPath(decision.message);
     // details.kind is the resource alone; the message already names any subresource.
     throw forbidden({ group: info.apiGroup, resource: info.resource }, info.name, decision.message);
+  };
+  // The chain awaits only filters that return a promise (server/app.ts).
+  return function authorize(request: FastifyRequest): Promise<void> | undefined {
+    const { info, user } = request.kapi;
+    if (user === undefined) throw new Error('authorization ran before authentication');
+    const decision = opts.authorize(user, info);
+    if (typeof (decision as { then?: unknown }).then === 'function') return (decision as Promise<AuthorizeDecision>).then((d) => enforce(info, d));
+    enforce(info, decision as AuthorizeDecision);
+    return undefined;
   };
 }

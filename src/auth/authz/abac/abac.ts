@@ -92,7 +92,7 @@ function rulesFor(policies: readonly AbacPolicy[], user: UserInfo, namespace: st
 export function createAbacAuthorizer(policies: readonly AbacPolicy[]): AuthorizerMode {
   const list: readonly AbacPolicy[] = Object.freeze(policies.map((p) => Object.freeze({ ...p })));
   return {
-    authorize: async (attrs) => (list.some((p) => matches(p, attrs)) ? { decision: 'Allow', reason: '' } : { decision: 'NoOpinion', reason: NO_POLICY_MATCHED }),
+    authorize: (attrs) => (list.some((p) => matches(p, attrs)) ? { decision: 'Allow', reason: '' } : { decision: 'NoOpinion', reason: NO_POLICY_MATCHED }),
     rulesFor: async (user, namespace) => rulesFor(list, user, namespace),
   };
 }

@@ -55,7 +55,7 @@ export const NODE_RULES_UNSUPPORTED = 'node authorizer does not support user rul
 export function createNodeAuthorizer(opts: NodeAuthorizerOptions): AuthorizerMode {
   const rules: readonly PolicyRule[] = opts.nodeRules.map(policyRuleOf);
 
-  const authorize = async (attrs: AuthorizationAttributes): Promise<AuthorizationResult> => {
+  const authorize = (attrs: AuthorizationAttributes): AuthorizationResult => {
     const { isNode, nodeName } = nodeIdentity(attrs.user);
     if (!isNode) return check.noOpinion('');
     if (nodeName === '') return check.noOpinion(`unknown node for user ${goQuote(attrs.user.username)}`);

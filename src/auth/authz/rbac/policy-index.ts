@@ -134,57 +134,85 @@ class BindingSet {
   }
 }
 
+/** A text built the first time it is asked for, then kept (a cached walk answers many requests). */
+function once(build: () => string): () => string {
+  let text: string | undefined;
+  return () => (text ??= build());
+}
+
+interface WalkEntry {
+  readonly source: () => string;
+  readonly rule: PolicyRule | undefined;
+  readonly error: string | undefined;
+}
+
+/** Walks kept per (subject keys, namespace) until the policy changes. */
+const MAX_CACHED_WALKS = 4096;
+
 export class PolicyIndex {
+  private readonly walks = new Map<string, readonly WalkEntry[]>();
   private readonly clusterRoles = new Map<string, readonly PolicyRule[]>();
   private readonly roles = new Map<string, readonly PolicyRule[]>();
   private clusterBindings = new BindingSet();
   private readonly roleBindings = new Map<string, BindingSet>();
 
   replaceClusterRoles(objects: Iterable<KubeObject>): void {
+    this.changed();
     this.clusterRoles.clear();
     for (const o of objects) this.putClusterRole(o);
   }
   putClusterRole(o: KubeObject): void {
+    this.changed();
     this.clusterRoles.set(o.metadata.name ?? '', policyRulesOf(o));
   }
   deleteClusterRole(o: KubeObject): void {
+    this.changed();
     this.clusterRoles.delete(o.metadata.name ?? '');
   }
 
   replaceRoles(objects: Iterable<KubeObject>): void {
+    this.changed();
     this.roles.clear();
     for (const o of objects) this.putRole(o);
   }
   putRole(o: KubeObject): void {
+    this.changed();
     this.roles.set(`${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`, policyRulesOf(o));
   }
   deleteRole(o: KubeObject): void {
+    this.changed();
     this.roles.delete(`${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`);
   }
 
   replaceClusterRoleBindings(objects: Iterable<KubeObject>): void {
+    this.changed();
     const next = new BindingSet();
     for (const o of objects) next.put(bindingOf(o));
     this.clusterBindings = next;
   }
   putClusterRoleBinding(o: KubeObject): void {
+    this.changed();
     this.clusterBindings.put(bindingOf(o));
   }
   deleteClusterRoleBinding(o: KubeObject): void {
+    this.changed();
     this.clusterBindings.remove(o.metadata.name ?? '');
   }
 
   replaceRoleBindings(objects: Iterable<KubeObject>): void {
+    this.changed();
     this.roleBindings.clear();
     for (const o of objects) this.putRoleBinding(o);
   }
   putRoleBinding(o: KubeObject): void {
+    this.changed();
     const ns = o.metadata.namespace ?? '';
     let set = this.roleBindings.get(ns);
     if (set === undefined) this.roleBindings.set(ns, (set = new BindingSet()));
     set.put(bindingOf(o));
   }
   deleteRoleBinding(o: KubeObject): void {
+    this.changed();
     const ns = o.metadata.namespace ?? '';
     const set = this.roleBindings.get(ns);
     set?.remove(o.metadata.name ?? '');
@@ -208,22 +236,42 @@ export class PolicyIndex {
   }
 
   visitRulesFor(user: UserInfo, namespace: string, visit: RuleVisitor): void {
-    const keys = userKeys(user);
-    for (const { binding, subject } of this.clusterBindings.matching(keys)) {
-      const source = () => `ClusterRoleBinding ${goQuote(binding.name)} of ${binding.roleKind} ${goQuote(binding.roleName)} to ${describeSubject(subject, '')}`;
-      if (!this.visitBinding(binding, '', source, visit)) return;
-    }
-    if (namespace === '') return;
-    for (const { binding, subject } of this.roleBindings.get(namespace)?.matching(keys) ?? []) {
-      const source = () => `RoleBinding ${goQuote(`${binding.name}/${binding.namespace}`)} of ${binding.roleKind} ${goQuote(binding.roleName)} to ${describeSubject(subject, binding.namespace)}`;
-      if (!this.visitBinding(binding, namespace, source, visit)) return;
-    }
+    for (const e of this.entriesFor(userKeys(user), namespace)) if (!visit(e.source, e.rule, e.error)) return;
   }
 
-  private visitBinding(binding: Binding, namespace: string, source: () => string, visit: RuleVisitor): boolean {
+  /** Any change of the policy: every cached walk is stale. */
+  private changed(): void {
+    this.walks.clear();
+  }
+
+  /**
+   * The walk for these subject keys in this namespace, cached until the policy
+   * changes: the same user asks again and again, and a walk costs more than the
+   * rule checks it feeds. Bounded: past the limit the oldest walk is dropped.
+   */
+  private entriesFor(keys: readonly string[], namespace: string): readonly WalkEntry[] {
+    const cacheKey = `${namespace}\u0000${keys.join('\u0000')}`;
+    const hit = this.walks.get(cacheKey);
+    if (hit !== undefined) return hit;
+    const entries: WalkEntry[] = [];
+    for (const { binding, subject } of this.clusterBindings.matching(keys)) {
+      const source = once(() => `ClusterRoleBinding ${goQuote(binding.name)} of ${binding.roleKind} ${goQuote(binding.roleName)} to ${describeSubject(subject, '')}`);
+      this.walkBinding(binding, '', source, entries);
+    }
+    if (namespace !== '') {
+      for (const { binding, subject } of this.roleBindings.get(namespace)?.matching(keys) ?? []) {
+        const source = once(() => `RoleBinding ${goQuote(`${binding.name}/${binding.namespace}`)} of ${binding.roleKind} ${goQuote(binding.roleName)} to ${describeSubject(subject, binding.namespace)}`);
+        this.walkBinding(binding, namespace, source, entries);
+      }
+    }
+    if (this.walks.size >= MAX_CACHED_WALKS) this.walks.delete(this.walks.keys().next().value!);
+    this.walks.set(cacheKey, entries);
+    return entries;
+  }
+
+  private walkBinding(binding: Binding, namespace: string, source: () => string, out: WalkEntry[]): void {
     const found = this.roleRules(binding.roleKind, binding.roleName, namespace);
-    if ('error' in found) return visit(source, undefined, found.error);
-    for (const rule of found.rules) if (!visit(source, rule, undefined)) return false;
-    return true;
+    if ('error' in found) out.push({ source, rule: undefined, error: found.error });
+    else for (const rule of found.rules) out.push({ source, rule, error: undefined });
   }
 }

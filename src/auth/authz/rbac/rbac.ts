@@ -24,7 +24,7 @@ export function rulesFor(index: PolicyIndex, user: UserInfo, namespace: string):
 
 export function createRbacMode(index: PolicyIndex): AuthorizerMode {
   return {
-    async authorize(attrs) {
+    authorize(attrs) {
       let allowedBy: (() => string) | undefined;
       const errors: string[] = [];
       index.visitRulesFor(attrs.user, attrs.namespace, (source, rule, error) => {

@@ -14,34 +14,19 @@
 import type { KubeObject } from '../../schema/object.js';
 import { deepEqual } from '../../registry/validation/common.js';
 import { AUTOUPDATE_ANNOTATION } from './bootstrap-policy.js';
+import { breakdownRule, policyRuleOf as ruleView, ruleCovers, type PolicyRule } from '../../auth/authz/rbac/rules.js';
 
 type Json = Record<string, unknown>;
 
-/** A rule as read from a stored object: lists of strings, any of them absent. */
-export interface RuleView {
-  readonly verbs: readonly string[];
-  readonly apiGroups: readonly string[];
-  readonly resources: readonly string[];
-  readonly resourceNames: readonly string[];
-  readonly nonResourceURLs: readonly string[];
-}
+/** A rule as read from a stored object: lists of strings, any of them absent (auth/authz/rbac/rules.ts). */
+export type RuleView = PolicyRule;
 
-function strings(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
-}
+// One home for reading rules, breaking them down and comparing them: RBAC's
+// authorizer and escalation checks use the same (kube's validation.Covers).
+export { breakdownRule, policyRuleOf as ruleView, ruleCovers } from '../../auth/authz/rbac/rules.js';
 
 function own(obj: unknown, field: string): unknown {
   return typeof obj === 'object' && obj !== null && Object.hasOwn(obj, field) ? (obj as Json)[field] : undefined;
-}
-
-export function ruleView(rule: unknown): RuleView {
-  return {
-    verbs: strings(own(rule, 'verbs')),
-    apiGroups: strings(own(rule, 'apiGroups')),
-    resources: strings(own(rule, 'resources')),
-    resourceNames: strings(own(rule, 'resourceNames')),
-    nonResourceURLs: strings(own(rule, 'nonResourceURLs')),
-  };
 }
 
 /** The rule as stored: empty lists left out, fields in kube's order. */
@@ -52,53 +37,6 @@ export function ruleJson(r: RuleView): Json {
   if (r.resourceNames.length > 0) out.resourceNames = [...r.resourceNames];
   if (r.nonResourceURLs.length > 0) out.nonResourceURLs = [...r.nonResourceURLs];
   return out;
-}
-
-/** kube's BreakdownRule: one rule per group x resource x verb (x name), then per URL x verb. */
-export function breakdownRule(r: RuleView): RuleView[] {
-  const out: RuleView[] = [];
-  const one = (verbs: string, apiGroups: string[], resources: string[], resourceNames: string[], nonResourceURLs: string[]): RuleView => ({
-    verbs: [verbs],
-    apiGroups,
-    resources,
-    resourceNames,
-    nonResourceURLs,
-  });
-  for (const group of r.apiGroups) {
-    for (const resource of r.resources) {
-      for (const verb of r.verbs) {
-        if (r.resourceNames.length > 0) for (const name of r.resourceNames) out.push(one(verb, [group], [resource], [name], []));
-        else out.push(one(verb, [group], [resource], [], []));
-      }
-    }
-  }
-  for (const url of r.nonResourceURLs) for (const verb of r.verbs) out.push(one(verb, [], [], [], [url]));
-  return out;
-}
-
-const hasAll = (set: readonly string[], wanted: readonly string[]) => wanted.every((w) => set.includes(w));
-
-// An owner `*` covers every resource, and `*/sub` every resource's `sub` subresource.
-function resourcesCovered(owner: readonly string[], wanted: readonly string[]): boolean {
-  if (owner.includes('*') || hasAll(owner, wanted)) return true;
-  return wanted.every((path) => {
-    if (owner.includes(path)) return true;
-    const slash = path.indexOf('/');
-    return slash >= 0 && owner.includes(`*/${path.slice(slash + 1)}`);
-  });
-}
-
-/** A trailing `*` in an owner URL covers every URL with that prefix. */
-function urlsCovered(owner: readonly string[], wanted: readonly string[]): boolean {
-  return wanted.every((url) => owner.some((o) => o === url || (o.endsWith('*') && url.startsWith(o.slice(0, -1)))));
-}
-
-/** kube's ruleCovers: does one stored rule grant everything the wanted rule asks? */
-export function ruleCovers(owner: RuleView, wanted: RuleView): boolean {
-  const verbs = owner.verbs.includes('*') || hasAll(owner.verbs, wanted.verbs);
-  const groups = owner.apiGroups.includes('*') || hasAll(owner.apiGroups, wanted.apiGroups);
-  const names = wanted.resourceNames.length === 0 ? owner.resourceNames.length === 0 : owner.resourceNames.length === 0 || hasAll(owner.resourceNames, wanted.resourceNames);
-  return verbs && groups && resourcesCovered(owner.resources, wanted.resources) && urlsCovered(owner.nonResourceURLs, wanted.nonResourceURLs) && names;
 }
 
 /** The broken-down wanted rules that no owner rule covers (kube's Covers), in order. */

@@ -109,7 +109,8 @@ function resourceCoversAll(set: readonly string[], covers: readonly string[]): b
   });
 }
 
-function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
+/** kube's ruleCovers: does one owner rule grant everything the (broken-down) rule asks? */
+export function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
   const verbs = owner.verbs.includes(ALL) || hasAll(owner.verbs, sub.verbs);
   const groups = owner.apiGroups.includes(ALL) || hasAll(owner.apiGroups, sub.apiGroups);
   const resources = resourceCoversAll(owner.resources, sub.resources);

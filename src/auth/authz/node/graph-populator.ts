@@ -6,7 +6,8 @@
 // not (kube neither): their vertices come from pods and from PVs' claimRefs.
 import type { KubeObject } from '../../../schema/object.js';
 import { getField } from '../../../schema/field-path.js';
-import type { Storage, StorageWatch } from '../../../storage/storage.js';
+import type { Storage } from '../../../storage/storage.js';
+import { createMirror } from '../mirror.js';
 import type { NodeGraph } from './node-graph.js';
 import { list, str } from './pod-references.js';
 
@@ -40,7 +41,6 @@ interface Handlers {
   remove(obj: KubeObject): void;
 }
 
-const keyOf = (obj: KubeObject): string => `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
 const nodeNameOf = (obj: KubeObject): string => str(getField(obj, 'spec.nodeName'));
 
 /** JSON equality for the small status values kube compares field by field. */
@@ -100,64 +100,27 @@ interface CollectionFeed {
 function feedCollection(opts: { storage: Storage; prefix: string; handlers: Handlers; retryMs: number; onError?: (err: unknown) => void }): CollectionFeed {
   // The last state of every object, so an update sees the old one and a re-list sees what went away.
   const known = new Map<string, KubeObject>();
-  let watch: StorageWatch | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let closed = false;
-  let markSynced: () => void = () => {};
-  const synced = new Promise<void>((resolve) => (markSynced = resolve));
-
-  const upsert = (obj: KubeObject): void => {
-    const key = keyOf(obj);
+  const upsert = (key: string, obj: KubeObject): void => {
     opts.handlers.upsert(known.get(key), obj);
     known.set(key, obj);
   };
-  const remove = (obj: KubeObject): void => {
-    known.delete(keyOf(obj));
+  const remove = (key: string, obj: KubeObject): void => {
+    known.delete(key);
     opts.handlers.remove(obj);
   };
-
-  const schedule = (): void => {
-    if (closed) return;
-    timer = setTimeout(() => void sync(), opts.retryMs);
-    timer.unref();
-  };
-
-  const sync = async (): Promise<void> => {
-    if (closed) return;
-    try {
-      const listed = await opts.storage.list(opts.prefix);
-      if (closed) return;
-      const present = new Set(listed.items.map(keyOf));
-      for (const [key, obj] of [...known]) if (!present.has(key)) remove(obj);
-      for (const obj of listed.items) upsert(obj);
-      markSynced();
-      watch = opts.storage.watch(opts.prefix, {
-        resourceVersion: listed.resourceVersion,
-        onEvent: (event) => {
-          if (event.type === 'ADDED' || event.type === 'MODIFIED') upsert(event.object);
-          else if (event.type === 'DELETED') remove(event.object);
-        },
-        onError: (err) => {
-          watch = undefined;
-          opts.onError?.(err);
-          schedule();
-        },
-      });
-    } catch (err) {
-      opts.onError?.(err);
-      schedule();
-    }
-  };
-
-  void sync();
-  return {
-    synced,
-    close() {
-      closed = true;
-      clearTimeout(timer);
-      watch?.close();
+  // The list and watch (and its re-list after a failure) are the shared mirror's (../mirror.ts).
+  return createMirror({
+    storage: opts.storage,
+    prefix: opts.prefix,
+    retryMs: opts.retryMs,
+    ...(opts.onError === undefined ? {} : { onError: opts.onError }),
+    onReplace: (objects) => {
+      for (const [key, obj] of [...known]) if (!objects.has(key)) remove(key, obj);
+      for (const [key, obj] of objects) upsert(key, obj);
     },
-  };
+    onUpsert: upsert,
+    onDelete: remove,
+  });
 }
 
 export function feedNodeGraph(opts: NodeGraphFeedOptions): NodeGraphFeed {

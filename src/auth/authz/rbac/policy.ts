@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../../schema/object.js';
 import type { Storage } from '../../../storage/storage.js';
 import type { AuthorizerMode } from '../authorizer.js';
-import { createMirror, type Mirror } from './mirror.js';
+import { createMirror, type Mirror } from '../mirror.js';
 import { PolicyIndex } from './policy-index.js';
 import { createRbacMode } from './rbac.js';
 

@@ -1,10 +1,11 @@
-// A collection kept in memory from storage: a list, then a watch from the list's
+// A collection kept in memory from storage (RBAC's policy index, the Node graph):
+// a list, then a watch from the list's
 // resourceVersion, as a client-go informer does. A broken watch (compaction, a
 // backend restart) re-lists after a delay and swaps the whole map in at once, so
 // readers keep deciding from the last good state meanwhile and never see half a
 // collection. Objects are the storage's frozen values, shared, never changed.
-import type { KubeObject } from '../../../schema/object.js';
-import type { Storage, StorageWatch } from '../../../storage/storage.js';
+import type { KubeObject } from '../../schema/object.js';
+import type { Storage, StorageWatch } from '../../storage/storage.js';
 
 export interface Mirror {
   /** Resolves once the first list has been applied. */

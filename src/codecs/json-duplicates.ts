@@ -11,7 +11,7 @@
 // an opaque RawExtension is not reported there; the caller drops those (see
 // body.ts) since only it knows the schema.
 import { renderFieldPath, type PathElement } from '../schema/field-path.js';
-import { goQuote } from '../errors/go-quote.js';
+import { goQuote } from '../schema/go-quote.js';
 
 /** saveStrictError keeps at most this many strict errors per decode. */
 export const MAX_STRICT_ERRORS = 100;

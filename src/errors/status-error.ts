@@ -3,7 +3,7 @@
 // handler renders it as a metav1.Status in the negotiated codec. Messages follow
 // apimachinery's pkg/api/errors so clients that compare them keep working.
 import type { GroupResource } from '../schema/object.js';
-import type { FieldError } from './field-errors.js';
+import type { FieldError } from '../schema/field-errors.js';
 
 export type StatusReason =
   | 'NotFound'

@@ -4,7 +4,7 @@
 //   the patch parses but cannot apply to the object  -> 422 Invalid "the server
 //     rejected our request due to an error in our request", the detail as a cause
 //   the patched document does not decode as the kind -> 422 Invalid on field `patch`
-import { invalidValue, path } from '../errors/field-errors.js';
+import { invalidValue, path } from '../schema/field-errors.js';
 import { badRequest, invalid, rejected, type StatusError } from '../errors/status-error.js';
 import { goFormat } from './json.js';
 

@@ -3,7 +3,7 @@
 // from define-resource.ts (which says where a kind is served and what its schema
 // is) so the write pipeline (registry/write/) and the kinds (apis/) share one
 // vocabulary.
-import type { FieldError } from '../errors/field-errors.js';
+import type { FieldError } from '../schema/field-errors.js';
 import type { Scope, Verb } from '../schema/api-resource.js';
 import type { KubeObject } from '../schema/object.js';
 import type { UserInfo } from '../schema/user.js';

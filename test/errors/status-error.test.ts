@@ -2,7 +2,7 @@
 // writes (apimachinery pkg/api/errors), which clients compare.
 import { describe, expect, test } from 'vitest';
 import * as errors from '../../src/errors/status-error.js';
-import { invalidValue, path, required } from '../../src/errors/field-errors.js';
+import { invalidValue, path, required } from '../../src/schema/field-errors.js';
 
 const pods = { group: '', resource: 'pods' };
 const deployments = { group: 'apps', resource: 'deployments' };

@@ -14,7 +14,7 @@ import {
   setField,
   type PathElement,
 } from '../../src/schema/field-path.js';
-import { path } from '../../src/errors/field-errors.js';
+import { path } from '../../src/schema/field-errors.js';
 
 const PROTOTYPE_KEYS_BEFORE = Object.getOwnPropertyNames(Object.prototype).sort();
 

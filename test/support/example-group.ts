@@ -5,7 +5,7 @@
 //   Gadget       cluster-scoped; PUT creates; DELETE answers the object
 //   WidgetReview cluster-scoped virtual kind (only create, nothing stored)
 //   Namespace    a stand-in for core/v1 namespaces so NamespaceLifecycle has something to read
-import { invalidValue, path, type FieldError } from '../../src/errors/field-errors.js';
+import { invalidValue, path, type FieldError } from '../../src/schema/field-errors.js';
 import { defineResource, type ResourceDefinition } from '../../src/registry/define-resource.js';
 import { builtinDefinitions, builtinSchema, type Definitions, type ResourceSchema } from '../../src/schema/definitions.js';
 import { checkTyped, type TypedCheck } from '../../src/schema/typed.js';

@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Authenticator } from './authenticator.js';
 import { AuthenticationConfigDecodeError, decodeAuthenticationConfiguration, type AnonymousAuthConfig, type AuthenticationConfiguration } from './authentication-config.js';
 import { aggregateMessage, validateAuthenticationConfiguration, type CelMapper } from './authentication-config-validation.js';
-import { forbiddenField, path } from '../../errors/field-errors.js';
+import { forbiddenField, path } from '../../schema/field-errors.js';
 import { ALL_SIGNING_ALGS, createJwtAuthenticator, type JwtAuthenticator } from './jwt.js';
 import { unionAuthenticator } from './union.js';
 

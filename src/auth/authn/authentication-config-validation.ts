@@ -5,7 +5,7 @@
 // programs. Every gate these rules consult (StructuredAuthenticationConfiguration,
 // AnonymousAuthConfigurableEndpoints, …EgressSelector) is on, as kube 1.36 locks them.
 import { isDNS1123Subdomain, regexError } from '../../schema/label-selector.js';
-import { duplicate, goLiteral, invalidValue, path, required, tooMany, type FieldError, type FieldPath } from '../../errors/field-errors.js';
+import { duplicate, goLiteral, invalidValue, path, required, tooMany, type FieldError, type FieldPath } from '../../schema/field-errors.js';
 import type { Program } from '../../cel/index.js';
 import type { AuthenticationConfiguration, ClaimMappings, ClaimValidationRule, IssuerConfig, JwtAuthenticatorConfig, PrefixedClaimOrExpression, UserValidationRule } from './authentication-config.js';
 import { compileAuthenticationExpression, ExpressionCompileError } from './jwt-cel.js';

@@ -5,7 +5,7 @@
 // and `#` unless the claim is `email` or a prefix is given; `-` for none), the
 // groups claim and prefix, the CA file's certificates and each required claim as
 // a claim validation rule. jwt.ts verifies and maps the tokens.
-import { path } from '../../errors/field-errors.js';
+import { path } from '../../schema/field-errors.js';
 import type { Authenticator } from './authenticator.js';
 import type { JwtAuthenticatorConfig } from './authentication-config.js';
 import { aggregateMessage, validateJwtAuthenticator } from './authentication-config-validation.js';

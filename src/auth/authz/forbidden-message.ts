@@ -4,7 +4,7 @@
 // errors/status-error.ts, whose GroupResource is the resource alone (details.kind
 // = "pods" even for pods/log), as kube's is.
 import type { AuthorizationAttributes } from './authorizer.js';
-import { goQuote } from '../../errors/go-quote.js';
+import { goQuote } from '../../schema/go-quote.js';
 
 /**
  * `User "bob" cannot list resource "pods" in API group "" in the namespace "default"`,

@@ -3,7 +3,7 @@
 // validated as ValidateDeleteOptions does. The answer is what the store decided:
 // the object or a Success Status for one object, the deleted items for a collection.
 import { badRequest } from '../../errors/status-error.js';
-import { invalidValue, notSupported, path, type FieldError } from '../../errors/field-errors.js';
+import { invalidValue, notSupported, path, type FieldError } from '../../schema/field-errors.js';
 import type { Preconditions } from '../../storage/storage.js';
 import type { PropagationPolicy } from '../../registry/store/types.js';
 import { builtinDefinitions } from '../../schema/definitions.js';

@@ -12,7 +12,7 @@ import type { ResourceVersionMatch } from '../../storage/storage.js';
 import { outputTargetFor, tableVersionFor, type NegotiatedOutput } from '../negotiation.js';
 import { sendList } from '../list-stream.js';
 import { asPartialMetadata } from '../partial-metadata.js';
-import { forbiddenField, path } from '../../errors/field-errors.js';
+import { forbiddenField, path } from '../../schema/field-errors.js';
 import { intParam, invalidOptions } from './options.js';
 import { respond, userOf, type Handler, type HandlerScope } from './scope.js';
 

@@ -4,7 +4,7 @@
 // (limit=abc) is 400, as kube's parameter codec answers.
 import { parseGoInt64 } from '../../schema/go-strconv.js';
 import { badRequest, invalid } from '../../errors/status-error.js';
-import { invalidValue, notSupported, path, tooLong, type FieldError } from '../../errors/field-errors.js';
+import { invalidValue, notSupported, path, tooLong, type FieldError } from '../../schema/field-errors.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';

@@ -8,7 +8,7 @@
 // that loses a race re-applies the patch to the newer object inside the registry
 // (registry/write/pipeline.ts), as kube's GuaranteedUpdate re-runs it.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { forbiddenField, path } from '../../errors/field-errors.js';
+import { forbiddenField, path } from '../../schema/field-errors.js';
 import { unsupportedMediaType } from '../../errors/status-error.js';
 import type { Transform } from '../../registry/store/types.js';
 import type { ResourceDefinition } from '../../registry/define-resource.js';

@@ -22,7 +22,7 @@
 // A busy watch's frames are gathered over WATCH_WRITE_WINDOW_MS and written together.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { frameShared, type WatchFrameEvent, type WatchFramer } from '../../codecs/framing.js';
-import { forbiddenField, notSupported, path, type FieldError } from '../../errors/field-errors.js';
+import { forbiddenField, notSupported, path, type FieldError } from '../../schema/field-errors.js';
 import { isStatusError, internal } from '../../errors/status-error.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { StorageWatchEvent } from '../../storage/storage.js';

@@ -3,7 +3,7 @@
 // for a continue token combined with a resourceVersion) and translate errors. List
 // items leave without apiVersion/kind, as kube encodes typed lists.
 import { badRequest, invalid } from '../../errors/status-error.js';
-import { forbiddenField, invalidValue, notSupported, path, type FieldError } from '../../errors/field-errors.js';
+import { forbiddenField, invalidValue, notSupported, path, type FieldError } from '../../schema/field-errors.js';
 import { apiVersionOf, type KubeList, type KubeObject } from '../../schema/object.js';
 import type { ResourceVersionMatch } from '../../storage/storage.js';
 import { translateStorageError } from '../errors.js';

@@ -4,7 +4,7 @@
 // into the parent, which then goes through the parent's own strategy, as kube's
 // scale REST storage does (so generation moves with spec).
 import { invalid } from '../../errors/status-error.js';
-import { invalidValue, path } from '../../errors/field-errors.js';
+import { invalidValue, path } from '../../schema/field-errors.js';
 import { getField, setField } from '../../schema/field-path.js';
 import { labelSelectorRequirements, labelSetRequirements, renderLabelSelector, type LabelSelector } from '../../schema/label-selector.js';
 import type { KubeObject } from '../../schema/object.js';

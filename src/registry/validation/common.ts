@@ -1,6 +1,6 @@
 // Small validators that many kinds share (immutability, numbers, ports). Messages
 // are apimachinery's so a field error reads the same as on a real cluster.
-import { type FieldError, type FieldPath, invalidValue } from '../../errors/field-errors.js';
+import { type FieldError, type FieldPath, invalidValue } from '../../schema/field-errors.js';
 
 export const FIELD_IMMUTABLE = 'field is immutable';
 

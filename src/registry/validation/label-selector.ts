@@ -2,7 +2,7 @@
 // meta/v1/validation ValidateLabels and ValidateLabelSelector). The rules for keys
 // and values are schema/label-selector.ts's, the same the selector parser uses;
 // this file only says where an error points and how it reads.
-import { type FieldError, type FieldPath, forbiddenField, invalidValue, required } from '../../errors/field-errors.js';
+import { type FieldError, type FieldPath, forbiddenField, invalidValue, required } from '../../schema/field-errors.js';
 import { isQualifiedName, isValidLabelValue, matchesLabelValue, matchesQualifiedName } from '../../schema/label-selector.js';
 import { ownField } from '../../schema/field-path.js';
 

@@ -4,7 +4,7 @@
 // out in kube-apiserver's order: metadata first, then the kind's fields.
 import type { NameValidation } from '../define-resource.js';
 import type { KubeObject, ObjectMeta } from '../../schema/object.js';
-import { type FieldError, type FieldPath, forbiddenField, invalidValue, path, required, tooLong } from '../../errors/field-errors.js';
+import { type FieldError, type FieldPath, forbiddenField, invalidValue, path, required, tooLong } from '../../schema/field-errors.js';
 import { validateImmutableField, validateNonnegative } from './common.js';
 import { addLabelErrors, qualifiedNameErrors, validateLabels } from './label-selector.js';
 import { isDNS1123Label, isQualifiedName, isValidName, matchesDNS1123Label, matchesQualifiedName, nameValidators } from './names.js';

@@ -24,7 +24,7 @@
 // only walks the parts of its object that have something to check.
 import type { Definitions, OpenApiSchema, ResourceSchema } from '../../schema/definitions.js';
 import { builtinDefinitions, followRefs, type ResolvedSchema } from '../../schema/definitions.js';
-import { duplicate, notSupported, required, type FieldError, type FieldPath, path } from '../../errors/field-errors.js';
+import { duplicate, notSupported, required, type FieldError, type FieldPath, path } from '../../schema/field-errors.js';
 import type { PathElement } from '../../schema/field-path.js';
 
 /**

@@ -7,7 +7,7 @@
 // that leaves a deleted object without finalizers removes it afterwards, as
 // kube-apiserver's store does (this is how /finalize ends a namespace).
 import { backendError, badRequest, conflict, generateNameConflict, internal, invalid, isStatusError, notFound } from '../../errors/status-error.js';
-import { goLiteral, invalidValue, path } from '../../errors/field-errors.js';
+import { goLiteral, invalidValue, path } from '../../schema/field-errors.js';
 import { isStorageError } from '../../errors/storage-error.js';
 import { parseGoUint64 } from '../../schema/go-strconv.js';
 import type { KubeObject } from '../../schema/object.js';

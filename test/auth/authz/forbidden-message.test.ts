@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { AuthorizationAttributes } from '../../../src/auth/authz/authorizer.js';
 import { createAuthorizer } from '../../../src/auth/authz/create.js';
 import { forbiddenMessage } from '../../../src/auth/authz/forbidden-message.js';
-import { goQuote } from '../../../src/errors/go-quote.js';
+import { goQuote } from '../../../src/schema/go-quote.js';
 import { createRequestAuthorizer } from '../../../src/auth/authz/request.js';
 
 const base: AuthorizationAttributes = {

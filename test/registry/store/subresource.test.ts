@@ -4,7 +4,7 @@
 // subresource write empties its finalizers.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createAdmissionChain } from '../../../src/admission/chain.js';
-import { invalidValue, path } from '../../../src/errors/field-errors.js';
+import { invalidValue, path } from '../../../src/schema/field-errors.js';
 import { StatusError } from '../../../src/errors/status-error.js';
 import { defineResource, type ResourceDefinition } from '../../../src/registry/define-resource.js';
 import { createRegistry, type Registry } from '../../../src/registry/registry.js';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 // metav1 validation's ValidateLabels and ValidateLabelSelector as field errors:
 // where each error points and how it reads (apimachinery's validation_test rows).
-import { path } from '../../../src/errors/field-errors.js';
+import { path } from '../../../src/schema/field-errors.js';
 import { validateLabelSelector, validateLabels } from '../../../src/registry/validation/label-selector.js';
 
 const VALUE_MSG =

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { pods } from '../../../src/apis/core/v1/pods.js';
 import { services } from '../../../src/apis/core/v1/services.js';
-import { path, required } from '../../../src/errors/field-errors.js';
+import { path, required } from '../../../src/schema/field-errors.js';
 import { objectKey } from '../../../src/registry/keys.js';
 import { schemaValidatorFor, withoutCoveredFields } from '../../../src/registry/validation/schema.js';
 import { builtinSchema, type Definitions } from '../../../src/schema/definitions.js';

@@ -4,7 +4,7 @@
 // must answer exactly as "the full check found nothing", on the edges too; and
 // field paths, now built as linked steps, must print and compare as before.
 import { describe, expect, test } from 'vitest';
-import { path } from '../../../src/errors/field-errors.js';
+import { path } from '../../../src/schema/field-errors.js';
 import { isValidPortName, matchesPortName } from '../../../src/registry/validation/common.js';
 import { validateAnnotations } from '../../../src/registry/validation/object-meta.js';
 import {

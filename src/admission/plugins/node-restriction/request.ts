@@ -3,7 +3,7 @@
 // requesting node, and kube's two error shapes: admission.NewForbidden (named by
 // the request's name, else the object's name or generateName, else "Unknown")
 // and a lister's NotFound, which names the resource in the singular ("pod").
-import { goQuote } from '../../../errors/go-quote.js';
+import { goQuote } from '../../../schema/go-quote.js';
 import { forbidden, isStatusError, notFound, type StatusError } from '../../../errors/status-error.js';
 import type { KubeObject } from '../../../schema/object.js';
 import type { UserInfo } from '../../../schema/user.js';

@@ -6,7 +6,7 @@
 // request, params, namespaceObject, authorizer, variables), typed as kube types
 // them when no paramKind type is known: dyn, so field access checks at run time.
 import { AUTHORIZER_TYPE, CelCompileError, createCelEnvironment, type CelEnvironment } from '../../../cel/index.js';
-import { invalidValue, required, type FieldError, type FieldPath } from '../../../errors/field-errors.js';
+import { invalidValue, required, type FieldError, type FieldPath } from '../../../schema/field-errors.js';
 
 /** Which admission environment an expression compiles in. */
 export type ExpressionScope = 'webhook' | 'policy';

@@ -4,7 +4,7 @@
 // validation (ValidateValidatingAdmissionPolicy, ...Binding and the mutating
 // twins), with every CEL expression compiled. Stored and served only: kapi's
 // admission chain does not evaluate them yet (TODO(#10): the policy plugins).
-import { forbiddenField, invalidValue, notSupported, path, required, type FieldError, type FieldPath } from '../../../errors/field-errors.js';
+import { forbiddenField, invalidValue, notSupported, path, required, type FieldError, type FieldPath } from '../../../schema/field-errors.js';
 import { isQualifiedName } from '../../../registry/validation/names.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { arrayAt, objectAt, setDefault, stringAt, type Json } from '../../core/v1/helpers.js';

@@ -7,7 +7,7 @@ import { defineResource, type ResourceDefinition } from '../../../registry/defin
 import { AGE_COLUMN, NAME_COLUMN, ageOf, column, nameOf, type TableDefinition } from '../../../registry/table.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { arrayAt, bumpGenerationIfChanged, objectAt, stringAt } from '../../core/v1/helpers.js';
-import type { FieldError } from '../../../errors/field-errors.js';
+import type { FieldError } from '../../../schema/field-errors.js';
 import {
   defaultBinding,
   defaultPolicy,

@@ -2,7 +2,7 @@
 // NamedRuleWithOperations (policies' matchResources), match conditions, the
 // scope default, and the enums of failurePolicy and matchPolicy. Rules and
 // messages follow kube's admissionregistration validation.
-import { duplicate, invalidValue, notSupported, required, tooMany, type FieldError, type FieldPath } from '../../../errors/field-errors.js';
+import { duplicate, invalidValue, notSupported, required, tooMany, type FieldError, type FieldPath } from '../../../schema/field-errors.js';
 import { validateLabelSelector } from '../../../registry/validation/label-selector.js';
 import { isQualifiedName } from '../../../registry/validation/names.js';
 import { arrayAt, setDefault, stringAt, type Json } from '../../core/v1/helpers.js';

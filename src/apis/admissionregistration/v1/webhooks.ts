@@ -3,7 +3,7 @@
 // _ServiceReference) and validation (validateValidatingWebhookConfiguration and
 // its mutating twin, with v1's strict checks: unique names, sideEffects and
 // admissionReviewVersions required).
-import { duplicate, invalidValue, notSupported, required, type FieldError, type FieldPath, path } from '../../../errors/field-errors.js';
+import { duplicate, invalidValue, notSupported, required, type FieldError, type FieldPath, path } from '../../../schema/field-errors.js';
 import { validatePortNumber } from '../../../registry/validation/common.js';
 import { isDNS1123Subdomain } from '../../../registry/validation/names.js';
 import { arrayAt, objectAt, setDefault, stringAt, type Json } from '../../core/v1/helpers.js';

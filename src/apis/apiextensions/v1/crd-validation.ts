@@ -5,7 +5,7 @@
 // version, and a schema with an object root for every version (v1 requires one).
 // The full structural-schema rules (every property typed, x-kubernetes-* markers,
 // CEL rules) come with custom resources themselves (TODO(#10): CRD serving).
-import { invalidValue, notSupported, path, required, type FieldError, type FieldPath } from '../../../errors/field-errors.js';
+import { invalidValue, notSupported, path, required, type FieldError, type FieldPath } from '../../../schema/field-errors.js';
 import { validateImmutableField } from '../../../registry/validation/common.js';
 import { isDNS1123Subdomain } from '../../../registry/validation/names.js';
 import type { KubeObject } from '../../../schema/object.js';

@@ -5,7 +5,7 @@
 // availability controller runs: a local APIService is marked Available on
 // create, as kube's controller marks it at once; a service-backed one has no
 // Available condition (kubectl shows Unknown) until aggregation lands.
-import { invalidValue, notSupported, path, required, type FieldError } from '../../../errors/field-errors.js';
+import { invalidValue, notSupported, path, required, type FieldError } from '../../../schema/field-errors.js';
 import { defineResource } from '../../../registry/define-resource.js';
 import { rfc3339 } from '../../../registry/store/metadata.js';
 import { AGE_COLUMN, NAME_COLUMN, ageOf, column, nameOf, type TableDefinition } from '../../../registry/table.js';

@@ -3,7 +3,7 @@
 // revision is not negative. No spec, so no generation.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, path, required } from '../../../schema/field-errors.js';
 import { validateImmutableField, validateNonnegative } from '../../../registry/validation/common.js';
 import { controllerRevisionTable } from './controller-revisions-table.js';
 

@@ -6,7 +6,7 @@
 // each template change. No scale subresource (the node count decides).
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
 import { validateLabelSelector } from '../../../registry/validation/label-selector.js';
 import { setDefault } from '../../core/v1/helpers.js';

@@ -6,7 +6,7 @@
 // status changes only through /status, replicas also through /scale.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { deepEqual, validateNonnegative } from '../../../registry/validation/common.js';
 import { setDefault } from '../../core/v1/helpers.js';
 import { deploymentTable } from './deployments-table.js';

@@ -4,7 +4,7 @@
 // "deployment", as kube's does). Status through /status, replicas through /scale.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, path } from '../../../errors/field-errors.js';
+import { type FieldError, path } from '../../../schema/field-errors.js';
 import { setDefault } from '../../core/v1/helpers.js';
 import { replicaSetTable } from './replica-sets-table.js';
 import {

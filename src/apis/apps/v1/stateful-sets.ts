@@ -8,7 +8,7 @@
 // in 1.36, so a new value is dropped unless the stored object already uses one.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { deepEqual, validateNonnegative } from '../../../registry/validation/common.js';
 import { validateLabels } from '../../../registry/validation/label-selector.js';
 import { isDNS1123Label } from '../../../registry/validation/names.js';

@@ -6,7 +6,7 @@
 // (policy/v1) use the int-or-percent rules too.
 import type { SubresourceDefinition } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, forbiddenField, goLiteral, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, forbiddenField, goLiteral, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { deepEqual, validateImmutableField, validateNonnegative } from '../../../registry/validation/common.js';
 import { addLabelErrors, addLabelSelectorErrors } from '../../../registry/validation/label-selector.js';
 import { isDNS1123Label, matchesDNS1123Label } from '../../../registry/validation/names.js';

@@ -3,7 +3,7 @@
 // ResourceAttributesFrom / NonResourceAttributesFrom). The subject is whoever the
 // review names: the requester for the self reviews, spec.user/groups/uid/extra
 // for SubjectAccessReview and LocalSubjectAccessReview.
-import { invalidValue, path, type FieldError } from '../../../errors/field-errors.js';
+import { invalidValue, path, type FieldError } from '../../../schema/field-errors.js';
 import type { AuthorizationAttributes, AuthorizationResult } from '../../../auth/authz/authorizer.js';
 import type { UserInfo } from '../../../schema/user.js';
 

@@ -5,7 +5,7 @@
 // only ask about its own namespace (kube's ValidateLocalSubjectAccessReview and
 // the LocalSubjectAccessReview REST's checks, with their messages).
 import type { Authorizer } from '../../../auth/authz/authorizer.js';
-import { invalidValue, path, type FieldError } from '../../../errors/field-errors.js';
+import { invalidValue, path, type FieldError } from '../../../schema/field-errors.js';
 import { badRequest, invalid } from '../../../errors/status-error.js';
 import { defineResource, type ResourceDefinition } from '../../../registry/define-resource.js';
 import type { KubeObject, ObjectMeta } from '../../../schema/object.js';

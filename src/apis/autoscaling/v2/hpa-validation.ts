@@ -3,7 +3,7 @@
 // metric object references, each metric source against its type, and the
 // scaling behavior. Exported for any other served version of the same stored
 // object, which validates its converted v2 form.
-import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { isDNS1123Label, isQualifiedName, isValidPathSegmentName } from '../../../registry/validation/names.js';
 import { parseQuantity, quantitySign } from '../../../schema/quantity.js';
 import type { KubeObject } from '../../../schema/object.js';

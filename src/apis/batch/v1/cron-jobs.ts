@@ -6,7 +6,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import type { WriteContext } from '../../../registry/strategy.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { validateNonnegative } from '../../../registry/validation/common.js';
 import { isDNS1123Label } from '../../../registry/validation/names.js';
 import { type Json, bumpGenerationIfChanged, ensureObject, objectAt, setDefault } from '../../core/v1/helpers.js';

@@ -2,7 +2,7 @@
 // and validateJobSpec (counts, completion modes, pod failure and success
 // policies, the pod template through the core pod-spec rules, and the restart
 // policies a Job's pods may have). Messages and their order are kube-apiserver's.
-import { type FieldError, type FieldPath, duplicate, invalidValue, notSupported, required, tooLong, tooMany } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, duplicate, invalidValue, notSupported, required, tooLong, tooMany } from '../../../schema/field-errors.js';
 import { validateNonnegative } from '../../../registry/validation/common.js';
 import { isDNS1123Subdomain, isQualifiedName } from '../../../registry/validation/names.js';
 import { regexError } from '../../../schema/label-selector.js';

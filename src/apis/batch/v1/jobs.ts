@@ -6,7 +6,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import type { WriteContext } from '../../../registry/strategy.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, duplicate, invalidValue, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, duplicate, invalidValue, path, required } from '../../../schema/field-errors.js';
 import { ownField } from '../../../schema/field-path.js';
 import { deepEqual, validateImmutableField, validateNonnegative } from '../../../registry/validation/common.js';
 import { validateLabelSelector } from '../../../registry/validation/label-selector.js';

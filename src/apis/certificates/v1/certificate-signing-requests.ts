@@ -16,7 +16,7 @@ import {
   path,
   required,
   tooLong,
-} from '../../../errors/field-errors.js';
+} from '../../../schema/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
 import { DNS1123_LABEL_MAX_LENGTH, isDNS1123Label, isDNS1123Subdomain } from '../../../registry/validation/names.js';
 import { type Json, arrayAt, objectAt, stringAt } from '../../core/v1/helpers.js';

@@ -2,7 +2,7 @@
 // (positive, non-negative) and the coordinated-election strategy fields.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, forbiddenField, invalidValue, notSupported, path } from '../../../errors/field-errors.js';
+import { type FieldError, forbiddenField, invalidValue, notSupported, path } from '../../../schema/field-errors.js';
 import { isQualifiedName } from '../../../registry/validation/names.js';
 import { AGE_COLUMN, NAME_COLUMN, ageOf, column, nameOf, type TableDefinition } from '../../../registry/table.js';
 import { objectAt, stringAt } from '../../core/v1/helpers.js';

@@ -13,7 +13,7 @@
 // other than Node) with a 500 (its validation error is not a StatusError); kapi
 // answers 422 Invalid with the same causes, as a client mistake deserves.
 import { badRequest, conflict, invalid } from '../../../errors/status-error.js';
-import { notSupported, path, required, type FieldError } from '../../../errors/field-errors.js';
+import { notSupported, path, required, type FieldError } from '../../../schema/field-errors.js';
 import { defineResource, type ResourceDefinition, type SubresourceCreateContext, type SubresourceDefinition } from '../../../registry/define-resource.js';
 import type { ResourceStore } from '../../../registry/store/types.js';
 import { rfc3339 } from '../../../registry/store/metadata.js';

@@ -3,7 +3,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import { configMapTable } from './config-maps-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, forbiddenField, path, tooLong, unnamedPath } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, forbiddenField, path, tooLong, unnamedPath } from '../../../schema/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
 import { MAX_SECRET_SIZE, dataSize, validateDataKeys } from './helpers.js';
 

@@ -3,7 +3,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import { endpointsTable } from './endpoints-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, duplicate, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, duplicate, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { validatePortNumber } from '../../../registry/validation/common.js';
 import { isDNS1123Label } from '../../../registry/validation/names.js';
 import { isIP } from 'node:net';

@@ -5,7 +5,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import { eventTable } from './events-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, invalidValue, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, invalidValue, path, required } from '../../../schema/field-errors.js';
 import { isQualifiedName } from '../../../registry/validation/names.js';
 import { objectAt, stringAt } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // bumps and the keyed-data rules of ConfigMaps and Secrets. Strategies stay
 // declarative by composing these instead of repeating them per kind.
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, invalidValue } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, invalidValue } from '../../../schema/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
 import { isConfigMapKey, matchesConfigMapKey } from '../../../registry/validation/names.js';
 import { ownField, setOwnField } from '../../../schema/field-path.js';

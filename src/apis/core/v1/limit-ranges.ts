@@ -3,7 +3,7 @@
 // so `kubectl get limits -o yaml` shows the same filled-in values.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, duplicate, invalidValue, path } from '../../../errors/field-errors.js';
+import { type FieldError, duplicate, invalidValue, path } from '../../../schema/field-errors.js';
 import { type Json, arrayAt, objectAt, stringAt } from './helpers.js';
 import { parseQuantity } from './quantity.js';
 

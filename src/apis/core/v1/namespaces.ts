@@ -5,7 +5,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import { namespaceTable } from './namespaces-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, invalidValue, path } from '../../../errors/field-errors.js';
+import { type FieldError, invalidValue, path } from '../../../schema/field-errors.js';
 import { isQualifiedName } from '../../../registry/validation/names.js';
 import { ensureObject, objectAt, stringAt } from './helpers.js';
 

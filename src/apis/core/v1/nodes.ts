@@ -3,7 +3,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import { nodeTable } from './nodes-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { isValidLabelValue, isQualifiedName } from '../../../registry/validation/names.js';
 import { arrayAt, objectAt, stringAt } from './helpers.js';
 

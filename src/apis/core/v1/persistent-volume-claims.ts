@@ -4,7 +4,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import { persistentVolumeClaimTable } from './persistent-volume-claims-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, forbiddenField, invalidValue, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, forbiddenField, invalidValue, path, required } from '../../../schema/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
 import { type Json, ensureObject, objectAt, setDefault } from './helpers.js';
 import { validateAccessModes } from './persistent-volumes.js';

@@ -6,7 +6,7 @@ import { rfc3339 } from '../../../registry/store/metadata.js';
 import { defineResource } from '../../../registry/define-resource.js';
 import { persistentVolumeTable } from './persistent-volumes-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, forbiddenField, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, forbiddenField, notSupported, path, required } from '../../../schema/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
 import { type Json, ensureObject, objectAt, setDefault, stringAt } from './helpers.js';
 

@@ -7,7 +7,7 @@
 // /containerLogs/<ns>/<pod>/<container> is streamed as text/plain, its refusals
 // mapped as kube's GenericHttpResponseChecker maps them.
 import { badRequest, backendInternalError, genericServerResponse, invalid, notFound } from '../../../errors/status-error.js';
-import { type FieldError, forbiddenField, invalidValue, path, unnamedPath } from '../../../errors/field-errors.js';
+import { type FieldError, forbiddenField, invalidValue, path, unnamedPath } from '../../../schema/field-errors.js';
 import type { StreamAnswer, SubresourceConnectContext, SubresourceDefinition } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { RFC3339_LAYOUT, formatGoTime, parseGoTime } from '../../../schema/go-time.js';

@@ -6,7 +6,7 @@
 // Every write of a pod or a workload runs this, so paths below the container are
 // made only where an error is reported (most objects are valid), and quantities
 // are parsed once per distinct text.
-import { type FieldError, type FieldPath, duplicate, forbiddenField, invalidValue, notSupported, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, duplicate, forbiddenField, invalidValue, notSupported, required } from '../../../schema/field-errors.js';
 import { inclusiveRangeError, isValidPortName, matchesPortName, validatePortNumber } from '../../../registry/validation/common.js';
 import { addLabelErrors } from '../../../registry/validation/label-selector.js';
 import { isDNS1123Label, isDNS1123Subdomain, matchesDNS1123Label, matchesDNS1123Subdomain } from '../../../registry/validation/names.js';

@@ -11,7 +11,7 @@
 // on by default there: InPlacePodLevelResourcesVerticalScaling and
 // InPlacePodVerticalScalingInitContainers (non-sidecar init containers resize too).
 import type { SubresourceDefinition } from '../../../registry/define-resource.js';
-import { type FieldError, type FieldPath, forbiddenField, invalidValue, path, unnamedPath } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, forbiddenField, invalidValue, path, unnamedPath } from '../../../schema/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
 import { cloneJson, type KubeObject } from '../../../schema/object.js';
 import { type Json, bumpGenerationIfChanged, describeChanges, ensureObject, itemsAt, objectAt, stringAt } from './helpers.js';

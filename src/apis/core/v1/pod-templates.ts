@@ -3,7 +3,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import { podTemplateTable } from './pod-templates-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, path } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, path } from '../../../schema/field-errors.js';
 import { validateLabels } from '../../../registry/validation/label-selector.js';
 import { type Json, bumpGenerationIfChanged, ensureObject, objectAt } from './helpers.js';
 import { defaultPodSpec } from './pod-spec-defaults.js';

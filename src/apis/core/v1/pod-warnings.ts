@@ -8,8 +8,8 @@
 // `spec.template.spec.nodeSelector[...]` for a Deployment's template.
 // Not yet: the overlapping projected-path check and the PersistentVolumeClaim
 // warnings of ephemeral volume templates (TODO(#10)).
-import { goQuote } from '../../../errors/go-quote.js';
-import { type FieldPath, path } from '../../../errors/field-errors.js';
+import { goQuote } from '../../../schema/go-quote.js';
+import { type FieldPath, path } from '../../../schema/field-errors.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { parseQuantity, quantityToString, type Quantity } from '../../../schema/quantity.js';
 import { type Json, itemsAt, objectAt, stringAt } from './helpers.js';

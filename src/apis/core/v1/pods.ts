@@ -6,7 +6,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import { podTable } from './pods-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, forbiddenField, invalidValue, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, forbiddenField, invalidValue, path, required } from '../../../schema/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
 import { type Json, arrayAt, bumpGenerationIfChanged, describeChanges, ensureObject, objectAt, setDefault, stringAt } from './helpers.js';
 import { defaultPodRequests, defaultPodSpec } from './pod-spec-defaults.js';

@@ -4,7 +4,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import { replicationControllerTable } from './replication-controllers-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { validateNonnegative } from '../../../registry/validation/common.js';
 import { validateLabels } from '../../../registry/validation/label-selector.js';
 import { labelSetRequirements, matchesLabels } from '../../../schema/label-selector.js';

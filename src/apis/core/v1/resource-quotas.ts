@@ -4,7 +4,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import { resourceQuotaTable } from './resource-quotas-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, invalidValue, notSupported, path } from '../../../errors/field-errors.js';
+import { type FieldError, invalidValue, notSupported, path } from '../../../schema/field-errors.js';
 import { isQualifiedName } from '../../../registry/validation/names.js';
 import { objectAt } from './helpers.js';
 import { parseQuantity } from './quantity.js';

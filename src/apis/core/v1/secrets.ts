@@ -3,7 +3,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import { secretTable } from './secrets-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, invalidValue, path, required, tooLong } from '../../../errors/field-errors.js';
+import { type FieldError, invalidValue, path, required, tooLong } from '../../../schema/field-errors.js';
 import { validateImmutableField } from '../../../registry/validation/common.js';
 import { validateImmutablePayload } from './config-maps.js';
 import { MAX_SECRET_SIZE, dataSize, validateDataKeys, type Json } from './helpers.js';

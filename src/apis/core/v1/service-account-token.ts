@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, invalid, notFound } from '../../../errors/status-error.js';
 import type { ResourceStore } from '../../../registry/store/types.js';
-import { invalidValue, notSupported, path, type FieldError } from '../../../errors/field-errors.js';
+import { invalidValue, notSupported, path, type FieldError } from '../../../schema/field-errors.js';
 import type { ResourceDefinition, SubresourceCreateContext } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
 import type { ServiceAccountClaims, TokenKeys } from '../../../auth/serviceaccount/tokens.js';

@@ -15,7 +15,7 @@
 // leave the lower band to services that name their value (kube's KEP-3070).
 import { isStorageError } from '../../../errors/storage-error.js';
 import { internal, invalid } from '../../../errors/status-error.js';
-import { invalidValue, path, type FieldError } from '../../../errors/field-errors.js';
+import { invalidValue, path, type FieldError } from '../../../schema/field-errors.js';
 import type { AllocationTxn, Allocator } from '../../../registry/allocation.js';
 import type { KubeObject } from '../../../schema/object.js';
 import type { Storage } from '../../../storage/storage.js';

@@ -5,7 +5,7 @@
 import { defineResource } from '../../../registry/define-resource.js';
 import { serviceTable } from './services-table.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, duplicate, forbiddenField, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, duplicate, forbiddenField, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { validateImmutableField, validatePortNumber } from '../../../registry/validation/common.js';
 import { validateLabels } from '../../../registry/validation/label-selector.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../../registry/validation/names.js';

@@ -4,7 +4,7 @@
 // fields. The generation moves when anything but metadata (labels excepted) changes.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, duplicate, invalidValue, notSupported, path, required, tooMany } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, duplicate, invalidValue, notSupported, path, required, tooMany } from '../../../schema/field-errors.js';
 import { deepEqual, validateImmutableField } from '../../../registry/validation/common.js';
 import { validateLabels } from '../../../registry/validation/label-selector.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../../registry/validation/names.js';

@@ -4,7 +4,7 @@
 // controller and changes only through /status.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required, duplicate } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required, duplicate } from '../../../schema/field-errors.js';
 import { isDNS1123Label } from '../../../registry/validation/names.js';
 import { isDNS1123Subdomain } from '../../../registry/validation/names.js';
 import { type Json, arrayAt, bumpGenerationIfChanged, ensureObject, objectAt, stringAt } from '../../core/v1/helpers.js';

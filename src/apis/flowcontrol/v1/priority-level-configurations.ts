@@ -5,7 +5,7 @@
 // percent 0.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { inclusiveRangeError } from '../../../registry/validation/common.js';
 import { type Json, bumpGenerationIfChanged, objectAt, stringAt } from '../../core/v1/helpers.js';
 import { validateConditions } from './flow-schemas.js';

@@ -3,7 +3,7 @@
 // scoped to the cluster unless it names a namespace.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required, tooLong } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required, tooLong } from '../../../schema/field-errors.js';
 import { validateImmutableField } from '../../../registry/validation/common.js';
 import { isDNS1123Label } from '../../../registry/validation/names.js';
 import { bumpGenerationIfChanged, objectAt, stringAt, type Json } from '../../core/v1/helpers.js';

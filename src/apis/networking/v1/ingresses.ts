@@ -3,7 +3,7 @@
 // writes through /status. Rules are kube's ValidateIngressSpec; v1 defaults nothing.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { isValidPortName, validatePortNumber } from '../../../registry/validation/common.js';
 import { isDNS1123Subdomain, isValidPathSegmentName } from '../../../registry/validation/names.js';
 import { arrayAt, bumpGenerationIfChanged, ensureObject, objectAt, stringAt, type Json } from '../../core/v1/helpers.js';

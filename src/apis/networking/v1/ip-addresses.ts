@@ -2,7 +2,7 @@
 // canonical form) pointing at the object that holds it. The parentRef is fixed.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, invalidValue, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, invalidValue, path, required } from '../../../schema/field-errors.js';
 import { validateImmutableField } from '../../../registry/validation/common.js';
 import { isDNS1123Subdomain, isValidPathSegmentName } from '../../../registry/validation/names.js';
 import { objectAt, stringAt } from '../../core/v1/helpers.js';

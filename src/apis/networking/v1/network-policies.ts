@@ -4,7 +4,7 @@
 // except inside them) and the policy types.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, forbiddenField, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { inclusiveRangeError, isValidPortName } from '../../../registry/validation/common.js';
 import { validateLabelSelector, type LabelSelectorValidationOptions } from '../../../registry/validation/label-selector.js';
 import { arrayAt, bumpGenerationIfChanged, objectAt, stringAt, type Json } from '../../core/v1/helpers.js';

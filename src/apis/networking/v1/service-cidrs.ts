@@ -2,7 +2,7 @@
 // family). A range never changes; a single-stack one may gain its second family.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, invalidValue, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, invalidValue, path, required } from '../../../schema/field-errors.js';
 import { FIELD_IMMUTABLE } from '../../../registry/validation/common.js';
 import { objectAt, type Json } from '../../core/v1/helpers.js';
 import { ownField } from '../../../schema/field-path.js';

@@ -3,7 +3,7 @@
 // checked as a pod's resources and tolerations are.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, invalidValue, path } from '../../../errors/field-errors.js';
+import { type FieldError, invalidValue, path } from '../../../schema/field-errors.js';
 import { validateImmutableField } from '../../../registry/validation/common.js';
 import { validateLabels } from '../../../registry/validation/label-selector.js';
 import { isDNS1123Label } from '../../../registry/validation/names.js';

@@ -5,7 +5,7 @@
 // status; a PUT must carry a resourceVersion (kube: no unconditional update).
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, invalidValue, notSupported, path } from '../../../errors/field-errors.js';
+import { type FieldError, invalidValue, notSupported, path } from '../../../schema/field-errors.js';
 import { validateNonnegative } from '../../../registry/validation/common.js';
 import { validateLabelSelector } from '../../../registry/validation/label-selector.js';
 import { bumpGenerationIfChanged, objectAt } from '../../core/v1/helpers.js';

@@ -1,7 +1,7 @@
 // What RoleBindings and ClusterRoleBindings share: kube's defaults (roleRef and
 // User/Group subjects in the rbac group), the roleRef and subject rules, and the
 // rule that a binding's roleRef never changes (delete and recreate instead).
-import { type FieldError, type FieldPath, goLiteral, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, goLiteral, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { isDNS1123Subdomain, isValidPathSegmentName } from '../../../registry/validation/names.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { arrayAt, ensureObject, objectAt, setDefault, stringAt, type Json } from '../../core/v1/helpers.js';

@@ -2,7 +2,7 @@
 // and an optional aggregationRule whose selectors pick the roles a controller folds in.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, path } from '../../../errors/field-errors.js';
+import { type FieldError, path } from '../../../schema/field-errors.js';
 import { validateLabelSelector } from '../../../registry/validation/label-selector.js';
 import { arrayAt, objectAt } from '../../core/v1/helpers.js';
 import { validateAggregationRule, validateRules } from './rules.js';

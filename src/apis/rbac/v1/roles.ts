@@ -2,7 +2,7 @@
 // authorizer reads them. Names need only be safe as a path segment, as in kube.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import type { FieldError } from '../../../errors/field-errors.js';
+import type { FieldError } from '../../../schema/field-errors.js';
 import { validateRules } from './rules.js';
 
 export function validateRole(role: KubeObject): FieldError[] {

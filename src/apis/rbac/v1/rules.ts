@@ -2,7 +2,7 @@
 // and the aggregation rule only cluster roles may carry. A rule is either about
 // resources (apiGroups and resources required) or about non-resource URLs, and a
 // namespaced role can name no URLs at all.
-import { type FieldError, type FieldPath, invalidValue, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, invalidValue, path, required } from '../../../schema/field-errors.js';
 import { validateLabelSelector, type LabelSelectorValidationOptions } from '../../../registry/validation/label-selector.js';
 import type { KubeObject } from '../../../schema/object.js';
 import { arrayAt, objectAt, type Json } from '../../core/v1/helpers.js';

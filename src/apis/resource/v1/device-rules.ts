@@ -6,7 +6,7 @@
 // pkg/apis/resource/validation; DRA allocation itself is not implemented.
 import { createCelEnvironment, type CelEnvironment } from '../../../cel/index.js';
 import { validateCelExpression } from '../../admissionregistration/v1/admission-cel.js';
-import { duplicate, forbiddenField, invalidValue, notSupported, required, tooMany, type FieldError, type FieldPath } from '../../../errors/field-errors.js';
+import { duplicate, forbiddenField, invalidValue, notSupported, required, tooMany, type FieldError, type FieldPath } from '../../../schema/field-errors.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../../registry/validation/names.js';
 import { arrayAt, objectAt, setDefault, stringAt, type Json } from '../../core/v1/helpers.js';
 

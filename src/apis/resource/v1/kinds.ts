@@ -2,7 +2,7 @@
 // (with status), ResourceClaimTemplate and ResourceSlice, stored with kube's
 // defaults and validation basics (device-rules.ts) and kube's columns. Nothing
 // allocates devices yet: claims stay pending until a scheduler writes status.
-import { duplicate, invalidValue, path, required, type FieldError } from '../../../errors/field-errors.js';
+import { duplicate, invalidValue, path, required, type FieldError } from '../../../schema/field-errors.js';
 import { defineResource } from '../../../registry/define-resource.js';
 import { AGE_COLUMN, NAME_COLUMN, ageOf, column, nameOf, type TableDefinition } from '../../../registry/table.js';
 import { validateImmutableField } from '../../../registry/validation/common.js';

@@ -6,7 +6,7 @@
 // as in kube, not the strategy's.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, forbiddenField, notSupported, path } from '../../../errors/field-errors.js';
+import { type FieldError, forbiddenField, notSupported, path } from '../../../schema/field-errors.js';
 import { validateImmutableField } from '../../../registry/validation/common.js';
 import { priorityClassTable } from './priority-classes-table.js';
 

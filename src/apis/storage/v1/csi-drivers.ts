@@ -5,7 +5,7 @@
 // lifecycle modes are fixed once created.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, type FieldPath, duplicate, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, duplicate, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { validateImmutableField } from '../../../registry/validation/common.js';
 import { AGE_COLUMN, NAME_COLUMN, ageOf, column, nameOf, type TableDefinition } from '../../../registry/table.js';
 import { type Json, arrayAt, ensureObject, objectAt, stringAt } from '../../core/v1/helpers.js';

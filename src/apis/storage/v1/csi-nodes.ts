@@ -2,7 +2,7 @@
 // per driver with its node ID and topology keys.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, duplicate, invalidValue, path, required, tooLong } from '../../../errors/field-errors.js';
+import { type FieldError, duplicate, invalidValue, path, required, tooLong } from '../../../schema/field-errors.js';
 import { isQualifiedName } from '../../../registry/validation/names.js';
 import { AGE_COLUMN, NAME_COLUMN, ageOf, column, nameOf, type TableDefinition } from '../../../registry/table.js';
 import { arrayAt, objectAt, stringAt } from '../../core/v1/helpers.js';

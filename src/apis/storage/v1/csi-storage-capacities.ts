@@ -2,7 +2,7 @@
 // topology segment. Only the capacities change after create.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, invalidValue, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, invalidValue, path, required } from '../../../schema/field-errors.js';
 import { validateImmutableField } from '../../../registry/validation/common.js';
 import { isDNS1123Subdomain } from '../../../registry/validation/names.js';
 import { validateLabelSelector } from '../../../registry/validation/label-selector.js';

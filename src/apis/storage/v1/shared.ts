@@ -1,6 +1,6 @@
 // Rules the storage.k8s.io kinds share: CSI driver names and the opaque
 // parameter maps of storage and volume-attributes classes.
-import { type FieldError, type FieldPath, invalidValue, required, tooLong } from '../../../errors/field-errors.js';
+import { type FieldError, type FieldPath, invalidValue, required, tooLong } from '../../../schema/field-errors.js';
 import { isDNS1123Subdomain } from '../../../registry/validation/names.js';
 
 const CSI_DRIVER_NAME_MAX = 63;

@@ -3,7 +3,7 @@
 // annotated as the default is printed with " (default)".
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, forbiddenField, invalidValue, notSupported, path, required } from '../../../errors/field-errors.js';
+import { type FieldError, forbiddenField, invalidValue, notSupported, path, required } from '../../../schema/field-errors.js';
 import { deepEqual, validateImmutableField } from '../../../registry/validation/common.js';
 import { isQualifiedName } from '../../../registry/validation/names.js';
 import { AGE_COLUMN, NAME_COLUMN, ageOf, column, nameOf, type TableDefinition } from '../../../registry/table.js';

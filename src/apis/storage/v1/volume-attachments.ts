@@ -3,7 +3,7 @@
 // spec never changes after create.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import { type FieldError, forbiddenField, invalidValue, path, required, tooLong } from '../../../errors/field-errors.js';
+import { type FieldError, forbiddenField, invalidValue, path, required, tooLong } from '../../../schema/field-errors.js';
 import { deepEqual } from '../../../registry/validation/common.js';
 import { isDNS1123Subdomain } from '../../../registry/validation/names.js';
 import { AGE_COLUMN, NAME_COLUMN, ageOf, column, nameOf, type TableDefinition } from '../../../registry/table.js';

@@ -2,8 +2,8 @@
 // applies; both are fixed once created.
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
-import type { FieldError } from '../../../errors/field-errors.js';
-import { path } from '../../../errors/field-errors.js';
+import type { FieldError } from '../../../schema/field-errors.js';
+import { path } from '../../../schema/field-errors.js';
 import { validateImmutableField } from '../../../registry/validation/common.js';
 import { AGE_COLUMN, NAME_COLUMN, ageOf, column, nameOf, type TableDefinition } from '../../../registry/table.js';
 import { validateCsiDriverName, validateParameters } from './shared.js';

@@ -6,7 +6,7 @@
 // "authorizers[0].timeout: Required value". Match conditions are compiled here.
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { duplicate, goLiteral, invalidValue, notSupported, path, required, type FieldError, type FieldPath } from '../../../errors/field-errors.js';
+import { duplicate, goLiteral, invalidValue, notSupported, path, required, type FieldError, type FieldPath } from '../../../schema/field-errors.js';
 import { formatGoDuration } from '../../../schema/go-duration.js';
 import { isDNS1123Subdomain } from '../../../schema/label-selector.js';
 import { compileMatchConditions } from '../webhook/match-conditions.js';

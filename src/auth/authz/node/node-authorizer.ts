@@ -4,7 +4,7 @@
 // maps, claims, volumes, service accounts, pods) are decided from the graph
 // (resource-checks.ts); everything else against the static system:node rules the
 // caller passes. It never enumerates rules: kube reports nodes' as incomplete.
-import { goQuote } from '../../../errors/go-quote.js';
+import { goQuote } from '../../../schema/go-quote.js';
 import type { UserInfo } from '../../../schema/user.js';
 import type { AuthorizationAttributes, AuthorizationResult, AuthorizerMode, RulesResult } from '../authorizer.js';
 import { policyRuleOf, ruleAllows, type PolicyRule } from '../rbac/rules.js';

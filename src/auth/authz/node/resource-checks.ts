@@ -4,7 +4,7 @@
 // by name or left to NodeRestriction (which sees the object) where the name is
 // not known yet. Every refusal is NoOpinion with kube's reason, so a later mode
 // (RBAC) may still allow; kube never answers Deny from this mode.
-import { goQuote } from '../../../errors/go-quote.js';
+import { goQuote } from '../../../schema/go-quote.js';
 import type { AuthorizationAttributes, AuthorizationResult } from '../authorizer.js';
 import { requiresField } from './field-selector.js';
 import type { VertexType } from './graph.js';

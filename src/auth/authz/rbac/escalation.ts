@@ -6,7 +6,7 @@
 // system:masters may do both, as kube's EscalationAllowed. The `escalate` and `bind`
 // checks ask the whole authorizer chain; "holds" asks RBAC's own rules, as kube does.
 import { forbidden, notFound } from '../../../errors/status-error.js';
-import { goQuote } from '../../../errors/go-quote.js';
+import { goQuote } from '../../../schema/go-quote.js';
 import type { UserInfo } from '../../../schema/user.js';
 import { SYSTEM_PRIVILEGED_GROUP, type Authorizer } from '../authorizer.js';
 import type { PolicyIndex } from './policy-index.js';

@@ -4,7 +4,7 @@
 // visitRulesFor walks the rules that apply to a user in kube's order (cluster role
 // bindings, then role bindings of the namespace, each by name), as kube's
 // DefaultRuleResolver.VisitRulesFor does, and names where each rule comes from.
-import { goQuote } from '../../../errors/go-quote.js';
+import { goQuote } from '../../../schema/go-quote.js';
 import type { KubeObject } from '../../../schema/object.js';
 import type { UserInfo } from '../../../schema/user.js';
 import { policyRulesOf, type PolicyRule } from './rules.js';

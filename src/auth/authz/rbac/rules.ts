@@ -4,7 +4,7 @@
 // Matching follows k8s.io/kubernetes pkg/apis/rbac/v1 helpers and
 // pkg/registry/rbac/validation exactly: `*` wildcards, `resource/subresource` and
 // `*/subresource`, resourceNames, and non-resource URLs with a trailing `*`.
-import { goQuote } from '../../../errors/go-quote.js';
+import { goQuote } from '../../../schema/go-quote.js';
 import type { AuthorizationAttributes, NonResourceRule, ResourceRule } from '../authorizer.js';
 
 /** rbac/v1 PolicyRule with every list present. */

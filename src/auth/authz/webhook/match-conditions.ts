@@ -6,7 +6,7 @@
 // false skips the webhook even after errors, otherwise any error is the answer.
 import { CelCompileError, CelEvaluationError, CostLimitExceeded, createCelEnvironment, declTypeOf, type CelEnvironment, type DeclType, type Program } from '../../../cel/index.js';
 import type { DeclField } from '../../../cel/schema-types.js';
-import { duplicate, invalidValue, path as rootPath, required, tooMany, type FieldError, type FieldPath } from '../../../errors/field-errors.js';
+import { duplicate, invalidValue, path as rootPath, required, tooMany, type FieldError, type FieldPath } from '../../../schema/field-errors.js';
 import { EXPRESSION_SIZE_LIMIT, PER_CALL_LIMIT } from '../../authn/jwt-cel.js';
 import { aggregateMessage } from './errors.js';
 import type { SubjectAccessReviewSpec } from './subject-access-review.js';

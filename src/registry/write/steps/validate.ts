@@ -9,7 +9,7 @@
 // likewise a refused update is judged again against the stored object in today's
 // canonical form (quantities, times), which objects stored by an earlier kapi lack.
 import { invalid } from '../../../errors/status-error.js';
-import type { FieldError } from '../../../errors/field-errors.js';
+import type { FieldError } from '../../../schema/field-errors.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../validation/object-meta.js';
 import { schemaValidatorFor, withoutCoveredFields, withoutStoredCauses } from '../../validation/schema.js';
 import { writeName, type WriteStep } from '../state.js';

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { defaultPodSpec, defaultPullPolicy } from '../../../../src/apis/core/v1/pod-spec-defaults.js';
 import { podTemplateWarnings, podWarnings } from '../../../../src/apis/core/v1/pod-warnings.js';
-import { path } from '../../../../src/errors/field-errors.js';
+import { path } from '../../../../src/schema/field-errors.js';
 import type { KubeObject } from '../../../../src/schema/object.js';
 
 type Json = Record<string, unknown>;

@@ -13,7 +13,7 @@ import { jobs } from '../../../../src/apis/batch/v1/jobs.js';
 import { podTemplates } from '../../../../src/apis/core/v1/pod-templates.js';
 import { pods } from '../../../../src/apis/core/v1/pods.js';
 import { podTemplateWarnings, podWarnings } from '../../../../src/apis/core/v1/pod-warnings.js';
-import { path } from '../../../../src/errors/field-errors.js';
+import { path } from '../../../../src/schema/field-errors.js';
 import type { ResourceDefinition } from '../../../../src/registry/define-resource.js';
 import type { KubeObject } from '../../../../src/schema/object.js';
 import { createStoreHarness, type StoreHarness } from '../../../support/store-harness.js';

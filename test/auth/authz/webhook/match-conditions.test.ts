@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import type { AuthorizationAttributes, AuthorizationResult } from '../../../../src/auth/authz/authorizer.js';
 import { compileMatchConditions } from '../../../../src/auth/authz/webhook/match-conditions.js';
 import { createWebhookAuthorizer, type FailurePolicy } from '../../../../src/auth/authz/webhook/webhook.js';
-import { path } from '../../../../src/errors/field-errors.js';
+import { path } from '../../../../src/schema/field-errors.js';
 import { allow, startSarServer, type SarServer } from './sar-server.js';
 
 describe('compiling', () => {

@@ -1,7 +1,7 @@
 // Validation results: strategies return FieldError[] built here and never throw for
 // invalid input; the registry wraps them in invalid(). Types and message shapes are
 // apimachinery's field.Error ("metadata.name: Required value").
-import { renderFieldPath, type PathElement } from '../schema/field-path.js';
+import { renderFieldPath, type PathElement } from './field-path.js';
 
 export type FieldErrorType =
   | 'FieldValueRequired'

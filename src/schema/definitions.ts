@@ -6,10 +6,16 @@
 import table from '../generated/openapi/definitions.json' with { type: 'json' };
 import type { GroupVersionKind } from './object.js';
 
-/** The subset of an OpenAPI v2 schema object the generator keeps. */
+/**
+ * A schema as JSON carries it: the built-in table's definitions (the OpenAPI v2
+ * subset the generator keeps) and a CustomResourceDefinition version's
+ * openAPIV3Schema (JSONSchemaProps). Only schema/structural/ reads these fields;
+ * every other module reads the compiled Structural it makes of them.
+ */
 export interface OpenApiSchema {
   readonly type?: string;
   readonly format?: string;
+  readonly title?: string;
   readonly description?: string;
   readonly properties?: Readonly<Record<string, OpenApiSchema>>;
   readonly required?: readonly string[];
@@ -19,8 +25,23 @@ export interface OpenApiSchema {
   readonly allOf?: readonly OpenApiSchema[];
   readonly anyOf?: readonly OpenApiSchema[];
   readonly oneOf?: readonly OpenApiSchema[];
+  readonly not?: OpenApiSchema;
   readonly enum?: readonly unknown[];
   readonly default?: unknown;
+  readonly nullable?: boolean;
+  readonly pattern?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly exclusiveMinimum?: boolean;
+  readonly exclusiveMaximum?: boolean;
+  readonly multipleOf?: number;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly uniqueItems?: boolean;
+  readonly minProperties?: number;
+  readonly maxProperties?: number;
   readonly 'x-kubernetes-group-version-kind'?: readonly GroupVersionKind[];
   readonly 'x-kubernetes-preserve-unknown-fields'?: boolean;
   readonly 'x-kubernetes-embedded-resource'?: boolean;
@@ -30,7 +51,18 @@ export interface OpenApiSchema {
   readonly 'x-kubernetes-map-type'?: 'atomic' | 'granular';
   readonly 'x-kubernetes-patch-strategy'?: string;
   readonly 'x-kubernetes-patch-merge-key'?: string;
+  readonly 'x-kubernetes-validations'?: readonly RawValidationRule[];
   readonly [marker: `x-kubernetes-${string}`]: unknown;
+}
+
+/** One x-kubernetes-validations entry as a CRD writes it (apiextensions ValidationRule). */
+export interface RawValidationRule {
+  readonly rule?: string;
+  readonly message?: string;
+  readonly messageExpression?: string;
+  readonly reason?: string;
+  readonly fieldPath?: string;
+  readonly optionalOldSelf?: boolean;
 }
 
 export type Definitions = Readonly<Record<string, OpenApiSchema>>;

@@ -178,7 +178,7 @@ function compileNamed(c: Compiler, name: string): Structural | undefined {
   return fillNode(c, node, raw);
 }
 
-function fillNode(c: Compiler, node: Mutable<Structural>, raw: OpenApiSchema): Structural {
+function fillNode(c: Compiler, node: Mutable<Structural>, raw: OpenApiSchema): Mutable<Structural> {
   node.type = stringField(raw.type);
   node.format = stringField(raw.format);
   node.title = stringField(raw.title);

@@ -1,6 +1,6 @@
 import { test, expect } from 'vitest';
-import { builtinDefinitions } from '../src/schema/definitions.js';
-import { structuralDefinition, toOpenApi } from '../src/schema/structural/index.js';
+import { builtinDefinitions } from '../../../src/schema/definitions.js';
+import { structuralDefinition, toOpenApi } from '../../../src/schema/structural/index.js';
 test('rt', () => {
   let bad = 0;
   const t0 = performance.now();

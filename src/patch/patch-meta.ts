@@ -1,8 +1,9 @@
-// What strategic merge needs to know about a field, read from the OpenAPI markers
-// the generator kept (x-kubernetes-patch-strategy, x-kubernetes-patch-merge-key):
+// What strategic merge needs to know about a field, read from the compiled schema's
+// patch markers (x-kubernetes-patch-strategy, x-kubernetes-patch-merge-key):
 // the same facts apimachinery reads from Go struct tags. A field the schema does
 // not know gets no strategy: maps still merge key by key, lists are replaced.
-import { builtinDefinitions, definitionOf, refName, type Definitions, type OpenApiSchema, type ResourceSchema } from '../schema/definitions.js';
+import { builtinDefinitions, type ResourceSchema } from '../schema/definitions.js';
+import { structuralOf, valuesOf, type Structural } from '../schema/structural/index.js';
 
 export type PatchStrategy = 'merge' | 'replace';
 
@@ -23,19 +24,6 @@ export interface PatchMeta {
   field(name: string): FieldPatchMeta;
 }
 
-const MAX_REF_DEPTH = 32;
-
-function resolve(defs: Definitions, schema: OpenApiSchema | undefined): OpenApiSchema | undefined {
-  let cur = schema;
-  for (let i = 0; cur !== undefined && i < MAX_REF_DEPTH; i++) {
-    if (cur.$ref !== undefined) cur = definitionOf(defs, refName(cur.$ref));
-    // Generated v3-style wrappers: a single allOf around a $ref.
-    else if (cur.allOf?.length === 1 && cur.properties === undefined) cur = cur.allOf[0];
-    else return cur;
-  }
-  return cur;
-}
-
 function strategyOf(marker: unknown): PatchStrategy | undefined {
   // "merge,retainKeys": $retainKeys itself is a directive the patch carries, so
   // only merge-or-replace decides anything on the server.
@@ -44,26 +32,17 @@ function strategyOf(marker: unknown): PatchStrategy | undefined {
   return parts.includes('merge') ? 'merge' : parts.includes('replace') ? 'replace' : undefined;
 }
 
-function metaOf(defs: Definitions, schema: OpenApiSchema | undefined): PatchMeta {
-  const resolved = resolve(defs, schema);
+function metaOf(node: Structural | undefined): PatchMeta {
+  if (node === undefined) return NO_META;
   return {
     field(name) {
-      const props = resolved?.properties;
-      const additional = resolved?.additionalProperties;
-      const prop =
-        props !== undefined && Object.hasOwn(props, name)
-          ? props[name]
-          : typeof additional === 'object'
-            ? additional
-            : undefined;
+      const prop = node.properties?.get(name) ?? valuesOf(node);
       if (prop === undefined) return UNKNOWN_FIELD;
-      const target = resolve(defs, prop);
-      const below = target?.type === 'array' ? target.items : prop;
-      const mergeKey = prop['x-kubernetes-patch-merge-key'];
+      const below = prop.type === 'array' ? prop.items : prop;
       return {
-        strategy: strategyOf(prop['x-kubernetes-patch-strategy']),
-        mergeKey: typeof mergeKey === 'string' ? mergeKey : undefined,
-        meta: metaOf(defs, below),
+        strategy: strategyOf(prop.extensions.patchStrategy),
+        mergeKey: prop.extensions.patchMergeKey,
+        meta: metaOf(below),
       };
     },
   };
@@ -74,8 +53,7 @@ const UNKNOWN_FIELD: FieldPatchMeta = { strategy: undefined, mergeKey: undefined
 
 /** Patch metadata of a kind's schema (io.k8s.api.core.v1.Pod in the built-in table); unknown names know nothing. */
 export function patchMetaFor(schema: ResourceSchema): PatchMeta {
-  const root = definitionOf(schema.definitions, schema.name);
-  return root === undefined ? NO_META : metaOf(schema.definitions, root);
+  return metaOf(structuralOf(schema));
 }
 
 /**
@@ -84,5 +62,5 @@ export function patchMetaFor(schema: ResourceSchema): PatchMeta {
  * custom resource, schema or not, so a kind bringing its own table is refused too.
  */
 export function hasPatchMeta(schema: ResourceSchema): boolean {
-  return schema.definitions === builtinDefinitions && definitionOf(builtinDefinitions, schema.name) !== undefined;
+  return schema.definitions === builtinDefinitions && structuralOf(schema) !== undefined;
 }

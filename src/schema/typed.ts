@@ -12,10 +12,12 @@
 //   - fields the schema does not declare are reported (fieldValidation), found
 //     through own properties only, so `toString` or `__proto__` are never "known".
 // The caller has already bounded the depth (codecs/), so recursion here is safe.
-// The schema is compiled once per table and definition into a plan (references
-// resolved, properties in Maps, Go type names made only for an error), so a request
-// pays for the values it carries, not for reading the schema again.
-import { followRefs, type Definitions, type OpenApiSchema, type ResolvedSchema } from './definitions.js';
+// The walk reads a plan derived once from each compiled schema node
+// (schema/structural: references already resolved; properties in Maps; Go type
+// names made only for an error), so a request pays for the values it carries,
+// not for reading the schema again.
+import type { Definitions } from './definitions.js';
+import { EMPTY_STRUCTURAL, structuralDefinition, type Structural } from './structural/index.js';
 import { renderFieldPath, setOwnField } from './field-path.js';
 import { cloneJson, goJsonType } from './object.js';
 import { checkBase64, checkIntOrString, INT32, INT64, isSchemaTypeError, SchemaTypeError, SELF_DECODING, type SelfDecoding } from './typed-values.js';
@@ -57,12 +59,12 @@ class FoundUnknownFields implements TypedCheck {
  * error too). An unknown definition name checks nothing and reports nothing.
  */
 export function checkTyped(schemaName: string, obj: unknown, definitions: Definitions): TypedCheck {
-  if (!Object.hasOwn(definitions, schemaName)) return NO_UNKNOWN_FIELDS;
-  const compiler = compilerFor(definitions);
+  const root = structuralDefinition(definitions, schemaName);
+  if (root === undefined) return NO_UNKNOWN_FIELDS;
   // The walk is synchronous and calls nothing that checks again, so one state
   // serves every call; it is reset here, as a thrown type error leaves it mid-walk.
   const w = WALK;
-  w.compiler = compiler;
+  w.definitions = definitions;
   w.found = undefined;
   // The stacks are non-empty only after a thrown walk; emptying an array also drops
   // its storage, which the next walk would allocate again.
@@ -70,12 +72,12 @@ export function checkTyped(schemaName: string, obj: unknown, definitions: Defini
   if (w.fields.length !== 0) w.fields.length = 0;
   w.struct = '';
   try {
-    walk(w, rootPlan(compiler, schemaName), obj);
+    walk(w, planOf(root), obj);
     return w.found ?? NO_UNKNOWN_FIELDS;
   } finally {
     // Holds on to neither the request's object nor a table that may go away (a deleted CRD's).
     w.found = undefined;
-    w.compiler = IDLE;
+    w.definitions = IDLE;
   }
 }
 
@@ -108,7 +110,8 @@ interface UnknownField {
  * (never copied), and read only to word an error or an unknown field's path.
  */
 interface Walk {
-  compiler: Compiler;
+  /** The table the object's kind is compiled from: an embedded resource's metadata is that table's ObjectMeta. */
+  definitions: Definitions;
   /** The undeclared fields found so far; made on the first one. */
   found: FoundUnknownFields | undefined;
   /** The JSON path (keys and indices), for unknown-field reports; map keys print as names, as the strict decoder does. */
@@ -117,12 +120,6 @@ interface Walk {
   readonly fields: string[];
   /** The Go struct whose field is being decoded. */
   struct: string;
-}
-
-type Resolved = ResolvedSchema;
-
-function resolve(c: Compiler, schema: OpenApiSchema): Resolved | undefined {
-  return followRefs(c.definitions, schema);
 }
 
 /** Go's name for a definition: `io.k8s.api.core.v1.PodSpec` -> `v1.PodSpec`. */
@@ -137,27 +134,21 @@ function structName(name: string | undefined): string {
 }
 
 /** The Go type a schema decodes into, as reflect.Type.String() prints it. */
-function goType(c: Compiler, schema: OpenApiSchema): string {
-  const r = resolve(c, schema);
-  return r === undefined ? 'interface {}' : goTypeResolved(c, r);
-}
-
-function goTypeResolved(c: Compiler, r: Resolved): string {
-  if (r.name !== undefined) return goNamed(r.name);
-  const s = r.schema;
-  switch (s.type) {
+function goType(node: Structural): string {
+  if (node.name !== undefined) return goNamed(node.name);
+  switch (node.type) {
     case 'string':
-      return s.format === 'byte' ? '[]uint8' : 'string';
+      return node.format === 'byte' ? '[]uint8' : 'string';
     case 'integer':
-      return s.format === 'int32' || s.format === 'int64' ? s.format : 'int';
+      return node.format === 'int32' || node.format === 'int64' ? node.format : 'int';
     case 'number':
       return 'float64';
     case 'boolean':
       return 'bool';
     case 'array':
-      return `[]${s.items === undefined ? 'interface {}' : goType(c, s.items)}`;
+      return `[]${node.items === undefined ? 'interface {}' : goType(node.items)}`;
     default:
-      if (typeof s.additionalProperties === 'object') return `map[string]${goType(c, s.additionalProperties)}`;
+      if (typeof node.additionalProperties === 'object') return `map[string]${goType(node.additionalProperties)}`;
       return 'map[string]interface {}';
   }
 }
@@ -180,16 +171,16 @@ function checkInteger(w: Walk, plan: Plan, value: unknown): void {
 }
 
 // --- the plan ------------------------------------------------------------------------
-// The walk reads a plan compiled once per (table, schema): references resolved, Go
-// type names and struct names known, properties in a Map. A request then pays only
-// for the values it carries; texts for errors are made when an error is thrown.
+// The walk reads a plan derived once per compiled node: Go type names and struct
+// names known, the kind of check decided. A request then pays only for the values
+// it carries; texts for errors are made when an error is thrown.
 
-type PlanKind = 'none' | 'self' | 'intOrString' | 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'opaque' | 'map' | 'struct';
+type PlanKind = 'self' | 'intOrString' | 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'opaque' | 'map' | 'struct';
 
 interface Plan {
   kind: PlanKind;
-  /** What the schema resolved to (undefined for 'none'): Go type names and zero values come from it. */
-  resolved: Resolved | undefined;
+  /** The compiled schema: Go type names and zero values come from it. */
+  readonly node: Structural;
   /** 'self': the Go type's own UnmarshalJSON, and the text its MarshalJSON writes back. */
   self: SelfDecoding | undefined;
   /** 'string': base64 bytes. */
@@ -212,62 +203,32 @@ interface Plan {
   goType: string | undefined;
 }
 
-interface Compiler {
-  readonly definitions: Definitions;
-  /** Plans by resolved schema object and the definition name it was reached through; cycles meet their own plan. */
-  readonly plans: Map<OpenApiSchema, Map<string | undefined, Plan>>;
-  /** Root plans by definition name, so a call does not build a `$ref` to find its plan. */
-  readonly roots: Map<string, Plan>;
-}
-
-const plansByTable = new WeakMap<Definitions, Compiler>();
-
-function compilerFor(definitions: Definitions): Compiler {
-  let c = plansByTable.get(definitions);
-  if (c === undefined) {
-    c = { definitions, plans: new Map(), roots: new Map() };
-    plansByTable.set(definitions, c);
-  }
-  return c;
-}
+/** Plans by compiled node; a recursive schema meets its own plan (nodes of a cycle are shared). */
+const plans = new WeakMap<Structural, Plan>();
 
 /** What the walk's state points to between calls. */
-const IDLE: Compiler = { definitions: {}, plans: new Map(), roots: new Map() };
-const WALK: Walk = { compiler: IDLE, found: undefined, path: [], fields: [], struct: '' };
+const IDLE: Definitions = Object.freeze({});
+const WALK: Walk = { definitions: IDLE, found: undefined, path: [], fields: [], struct: '' };
 
-function newPlan(kind: PlanKind, resolved: Resolved | undefined): Plan {
-  return { kind, resolved, self: undefined, bytes: false, bound: 0, items: undefined, values: undefined, props: undefined, embedded: false, open: false, struct: '', goType: undefined };
-}
-
-const NONE: Plan = newPlan('none', undefined);
-
-/** The plan of a schema as the walk meets it (resolved as resolve() resolves it). */
-function compile(c: Compiler, schema: OpenApiSchema): Plan {
-  const r = resolve(c, schema);
-  if (r === undefined) return NONE;
-  let byName = c.plans.get(r.schema);
-  if (byName === undefined) {
-    byName = new Map();
-    c.plans.set(r.schema, byName);
-  }
-  const known = byName.get(r.name);
+/** The plan of a compiled node, derived on first use. */
+function planOf(node: Structural): Plan {
+  const known = plans.get(node);
   if (known !== undefined) return known;
-  const plan = newPlan('none', r);
-  // Registered before its children are compiled, so a recursive schema refers to itself.
-  byName.set(r.name, plan);
-  fillPlan(c, plan, r);
+  const plan: Plan = { kind: 'opaque', node, self: undefined, bytes: false, bound: 0, items: undefined, values: undefined, props: undefined, embedded: false, open: false, struct: '', goType: undefined };
+  // Registered before its children are planned, so a recursive schema refers to itself.
+  plans.set(node, plan);
+  fillPlan(plan, node);
   return plan;
 }
 
-function fillPlan(c: Compiler, plan: Plan, r: Resolved): void {
-  const s = r.schema;
-  const own = r.name === undefined ? undefined : SELF_DECODING.get(r.name);
+function fillPlan(plan: Plan, s: Structural): void {
+  const own = s.name === undefined ? undefined : SELF_DECODING.get(s.name);
   if (own !== undefined) {
     plan.kind = 'self';
     plan.self = own;
     return;
   }
-  if (s['x-kubernetes-int-or-string'] === true || s.format === 'int-or-string') {
+  if (s.extensions.intOrString || s.format === 'int-or-string') {
     plan.kind = 'intOrString';
     return;
   }
@@ -279,8 +240,8 @@ function fillPlan(c: Compiler, plan: Plan, r: Resolved): void {
     case 'integer':
       plan.kind = 'integer';
       plan.bound = s.format === 'int32' ? INT32 : INT64;
-      // An integer's mismatch names the type from the resolved schema alone (no definition name).
-      plan.goType = goType(c, s);
+      // An integer's mismatch names the type from its type and format alone (no definition name).
+      plan.goType = s.format === 'int32' || s.format === 'int64' ? s.format : 'int';
       return;
     case 'number':
     case 'boolean':
@@ -288,15 +249,14 @@ function fillPlan(c: Compiler, plan: Plan, r: Resolved): void {
       return;
     case 'array':
       plan.kind = 'array';
-      plan.items = s.items === undefined ? undefined : compile(c, s.items);
+      plan.items = s.items === undefined ? undefined : planOf(s.items);
       return;
     default:
-      fillObjectPlan(c, plan, r);
+      fillObjectPlan(plan, s);
   }
 }
 
-function fillObjectPlan(c: Compiler, plan: Plan, r: Resolved): void {
-  const s = r.schema;
+function fillObjectPlan(plan: Plan, s: Structural): void {
   const props = s.properties;
   const additional = s.additionalProperties;
   // An object schema that declares neither properties nor a value schema is opaque in
@@ -308,31 +268,29 @@ function fillObjectPlan(c: Compiler, plan: Plan, r: Resolved): void {
   }
   if (props === undefined) {
     plan.kind = 'map';
-    plan.values = compile(c, additional as OpenApiSchema);
+    plan.values = planOf(additional as Structural);
     return;
   }
   plan.kind = 'struct';
-  plan.embedded = s['x-kubernetes-embedded-resource'] === true;
-  plan.open = s['x-kubernetes-preserve-unknown-fields'] === true || additional === true;
-  plan.struct = structName(r.name);
+  plan.embedded = s.extensions.embeddedResource;
+  plan.open = s.extensions.preserveUnknownFields || additional === true;
+  plan.struct = structName(s.name);
   plan.props = new Map();
-  for (const key of Object.keys(props)) plan.props.set(key, compile(c, props[key]!));
-  if (typeof additional === 'object') plan.values = compile(c, additional);
+  for (const [key, child] of props) plan.props.set(key, planOf(child));
+  if (typeof additional === 'object') plan.values = planOf(additional);
 }
 
 /** Go's type name of a plan's schema, made on first use (only errors print it). */
-function goTypeOf(c: Compiler, plan: Plan): string {
-  plan.goType ??= plan.resolved === undefined ? 'interface {}' : goTypeResolved(c, plan.resolved);
+function goTypeOf(plan: Plan): string {
+  plan.goType ??= goType(plan.node);
   return plan.goType;
 }
 
 /** What Go leaves in a list item or map value that was null: the element type's zero value. */
 function zeroValue(plan: Plan): unknown {
-  const r = plan.resolved;
-  if (r === undefined) return null;
-  if (r.name === 'io.k8s.apimachinery.pkg.api.resource.Quantity') return '0';
+  const s = plan.node;
+  if (s.name === 'io.k8s.apimachinery.pkg.api.resource.Quantity') return '0';
   if (plan.kind === 'self') return null;
-  const s = r.schema;
   if (plan.kind === 'intOrString') return 0;
   switch (s.type) {
     case 'string':
@@ -359,7 +317,6 @@ function zeroValue(plan: Plan): unknown {
  */
 function walk(w: Walk, plan: Plan, value: unknown): unknown {
   switch (plan.kind) {
-    case 'none':
     case 'opaque':
       return;
     case 'self':
@@ -367,26 +324,26 @@ function walk(w: Walk, plan: Plan, value: unknown): unknown {
     case 'intOrString':
       return checkIntOrString(value);
     case 'string':
-      if (typeof value !== 'string') return mismatch(w, goJsonType(value), goTypeOf(w.compiler, plan));
+      if (typeof value !== 'string') return mismatch(w, goJsonType(value), goTypeOf(plan));
       if (plan.bytes) checkBase64(value);
       return;
     case 'integer':
       return checkInteger(w, plan, value);
     case 'number':
-      if (typeof value !== 'number') mismatch(w, goJsonType(value), goTypeOf(w.compiler, plan));
+      if (typeof value !== 'number') mismatch(w, goJsonType(value), goTypeOf(plan));
       return;
     case 'boolean':
-      if (typeof value !== 'boolean') mismatch(w, goJsonType(value), goTypeOf(w.compiler, plan));
+      if (typeof value !== 'boolean') mismatch(w, goJsonType(value), goTypeOf(plan));
       return;
     case 'array':
-      if (!Array.isArray(value)) return mismatch(w, goJsonType(value), goTypeOf(w.compiler, plan));
+      if (!Array.isArray(value)) return mismatch(w, goJsonType(value), goTypeOf(plan));
       if (plan.items !== undefined) walkArray(w, plan.items, value);
       return;
     case 'map':
-      if (!isPlainObject(value)) return mismatch(w, goJsonType(value), goTypeOf(w.compiler, plan));
+      if (!isPlainObject(value)) return mismatch(w, goJsonType(value), goTypeOf(plan));
       return walkMap(w, plan.values!, value);
     case 'struct':
-      if (!isPlainObject(value)) return mismatch(w, goJsonType(value), goTypeOf(w.compiler, plan));
+      if (!isPlainObject(value)) return mismatch(w, goJsonType(value), goTypeOf(plan));
       return walkStruct(w, plan, value);
   }
 }
@@ -415,7 +372,7 @@ function walkStruct(w: Walk, plan: Plan, value: Record<string, unknown>): void {
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
     const child = value[key];
-    const declared = props.get(key) ?? (plan.embedded && key === 'metadata' ? objectMetaPlan(w.compiler) : undefined);
+    const declared = props.get(key) ?? (plan.embedded && key === 'metadata' ? objectMetaPlan(w) : undefined);
     if (declared !== undefined) {
       // Go leaves a field that was null at its zero value, which omitempty drops.
       if (child === null) {
@@ -449,19 +406,11 @@ function walkStruct(w: Walk, plan: Plan, value: Record<string, unknown>): void {
   }
 }
 
-/** The plan of a table's root definition, compiled on first use. */
-function rootPlan(c: Compiler, schemaName: string): Plan {
-  let plan = c.roots.get(schemaName);
-  if (plan === undefined) {
-    plan = compile(c, { $ref: `#/definitions/${schemaName}` });
-    c.roots.set(schemaName, plan);
-  }
-  return plan;
-}
-
-/** metadata of an embedded resource: ObjectMeta of the same table. */
-function objectMetaPlan(c: Compiler): Plan {
-  return rootPlan(c, OBJECT_META);
+/** metadata of an embedded resource: ObjectMeta of the same table (the built-in one when the table has none). */
+function objectMetaPlan(w: Walk): Plan {
+  const node = structuralDefinition(w.definitions, OBJECT_META);
+  // A table without ObjectMeta checks nothing there, but metadata is still declared.
+  return planOf(node ?? EMPTY_STRUCTURAL);
 }
 
 function walkMap(w: Walk, values: Plan, value: Record<string, unknown>): void {

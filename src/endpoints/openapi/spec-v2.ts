@@ -1,9 +1,11 @@
 // Assembles the Swagger 2.0 document for exactly the served resources: their paths,
 // the discovery paths, and every definition reachable from them (plus the meta
 // types clients look up by name). /openapi/v2 serves it as is; the v3 documents are
-// cut from it per group version.
+// cut from it per group version. Every definition is written from the kind's
+// compiled schema (schema/structural), never copied from a raw table.
 import type { ResourceDefinition } from '../../registry/define-resource.js';
-import { builtinDefinitions, definitionNameForGvk, definitionRef, refName, resolveSchemaName, type OpenApiSchema } from '../../schema/definitions.js';
+import { builtinDefinitions, definitionNameForGvk, definitionRef, refName, resolveSchemaName, type Definitions, type OpenApiSchema } from '../../schema/definitions.js';
+import { structuralDefinition, toOpenApi, type Structural } from '../../schema/structural/index.js';
 import type { GroupVersionKind } from '../../schema/object.js';
 import { META_DEFINITIONS } from './parameters.js';
 import { OBJECT_MEDIA_TYPES, WATCH_EVENT, groupVersionTag, groupWord, resourcePaths, type ResourceSchemas } from './paths.js';
@@ -32,26 +34,66 @@ export interface BuildSwaggerOptions {
 }
 
 /**
- * One table for the whole document: the built-in definitions plus those of every
- * table a served kind brings (custom resources), whose names win over built-in
- * ones. Copied, so the schemas made up below for schemaless kinds never land in
- * a table someone else reads.
+ * The published definitions by name: each the compiled schema of the table that
+ * declares it (the built-in one, or a table a served kind brings: a custom
+ * resource's, whose names win over built-in ones), written back as OpenAPI. The
+ * made-up schemas of schemaless kinds go in `extra`, never into a shared table.
  */
-function documentTable(resources: readonly ResourceDefinition[]): Record<string, OpenApiSchema> {
-  // No prototype: `__proto__` or `constructor` is a definition name like any other here.
-  const table: Record<string, OpenApiSchema> = Object.assign(Object.create(null) as Record<string, OpenApiSchema>, builtinDefinitions);
-  const merged = new Set([builtinDefinitions]);
-  for (const { schema } of resources) {
-    if (merged.has(schema.definitions)) continue;
-    merged.add(schema.definitions);
-    // Own names only: a table's names can come from clients (CRDs).
-    for (const name of Object.keys(schema.definitions)) table[name] = schema.definitions[name]!;
+class DocumentTable {
+  /** Tables by definition name, later tables winning; no prototype: `__proto__` is a name like any other. */
+  private readonly tables: Record<string, Definitions> = Object.create(null) as Record<string, Definitions>;
+  private readonly extra = new Map<string, OpenApiSchema>();
+
+  constructor(resources: readonly ResourceDefinition[]) {
+    const merged = new Set<Definitions>();
+    for (const definitions of [builtinDefinitions, ...resources.map((r) => r.schema.definitions)]) {
+      if (merged.has(definitions)) continue;
+      merged.add(definitions);
+      // Own names only: a table's names can come from clients (CRDs).
+      for (const name of Object.keys(definitions)) this.tables[name] = definitions;
+    }
   }
-  return table;
+
+  has(name: string): boolean {
+    return this.extra.has(name) || Object.hasOwn(this.tables, name);
+  }
+
+  /** Names a table declares, for lookups by GVK. */
+  definitions(name: string): Definitions | undefined {
+    return Object.hasOwn(this.tables, name) ? this.tables[name] : undefined;
+  }
+
+  /**
+   * Adds a made-up schema unless the name is taken. It is published as written
+   * here: no table holds it (a list's items refer to a made-up kind by name).
+   */
+  add(name: string, schema: OpenApiSchema): void {
+    if (!this.has(name)) this.extra.set(name, schema);
+  }
+
+  get(name: string): OpenApiSchema | undefined {
+    const made = this.extra.get(name);
+    if (made !== undefined) return made;
+    const definitions = this.definitions(name);
+    const node = definitions === undefined ? undefined : structuralDefinition(definitions, name);
+    return node === undefined ? undefined : published(node);
+  }
+}
+
+/** Writing a node back is done once per node (publishing runs again on every catalog change). */
+const publishedNodes = new WeakMap<Structural, OpenApiSchema>();
+
+function published(node: Structural): OpenApiSchema {
+  let schema = publishedNodes.get(node);
+  if (schema === undefined) {
+    schema = toOpenApi(node);
+    publishedNodes.set(node, schema);
+  }
+  return schema;
 }
 
 export function buildSwagger(opts: BuildSwaggerOptions): SwaggerDocument {
-  const table = documentTable(opts.resources);
+  const table = new DocumentTable(opts.resources);
   const paths: Record<string, SwaggerPathItem> = {};
   for (const def of opts.resources) {
     Object.assign(paths, resourcePaths(def, resourceSchemas(def, table)));
@@ -59,7 +101,7 @@ export function buildSwagger(opts: BuildSwaggerOptions): SwaggerDocument {
   Object.assign(paths, discoveryPaths(opts.resources));
   const served = new Set(opts.resources.map((r) => `${r.group}/${r.version}`));
   // fromEntries defines own properties, whatever the names.
-  const definitions = Object.fromEntries([...reachable(paths, table)].sort().map((name) => [name, servedGvksOnly(table[name]!, served)]));
+  const definitions = Object.fromEntries([...reachable(paths, (name) => table.get(name))].sort().map((name) => [name, servedGvksOnly(table.get(name)!, served)]));
   return {
     swagger: '2.0',
     info: { title: 'Kubernetes', version: opts.version },
@@ -75,17 +117,18 @@ export function buildSwagger(opts: BuildSwaggerOptions): SwaggerDocument {
  * groups without a schema) get a minimal object schema that keeps unknown fields,
  * as kube-apiserver publishes schemaless custom resources.
  */
-function resourceSchemas(def: ResourceDefinition, table: Record<string, OpenApiSchema>): ResourceSchemas {
+function resourceSchemas(def: ResourceDefinition, table: DocumentTable): ResourceSchemas {
   const gvk: GroupVersionKind = { group: def.group, version: def.version, kind: def.kind };
-  const kind = resolveSchemaName({ ...gvk, schemaName: def.schema.name }, table) ?? def.schema.name;
-  table[kind] ??= {
+  const own = table.definitions(def.schema.name) ?? def.schema.definitions;
+  const kind = resolveSchemaName({ ...gvk, schemaName: def.schema.name }, own) ?? def.schema.name;
+  table.add(kind, {
     type: 'object',
     properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { $ref: definitionRef(OBJECT_META) } },
     'x-kubernetes-preserve-unknown-fields': true,
     'x-kubernetes-group-version-kind': [gvk],
-  };
+  });
   const list = kind.endsWith(def.kind) ? `${kind.slice(0, -def.kind.length)}${def.listKind}` : `${kind}List`;
-  table[list] ??= {
+  table.add(list, {
     type: 'object',
     required: ['items'],
     properties: {
@@ -95,11 +138,11 @@ function resourceSchemas(def: ResourceDefinition, table: Record<string, OpenApiS
       metadata: { $ref: definitionRef(LIST_META) },
     },
     'x-kubernetes-group-version-kind': [{ ...gvk, kind: def.listKind }],
-  };
+  });
   const subresources: Record<string, { schema: string; gvk: GroupVersionKind }> = {};
   for (const [sub, subDef] of Object.entries(def.subresources)) {
     const response = subDef.responseKind;
-    const schema = response === undefined ? undefined : definitionNameForGvk(response, table);
+    const schema = response === undefined ? undefined : definitionNameForGvk(response, builtinDefinitions);
     subresources[sub] = response !== undefined && schema !== undefined ? { schema, gvk: response } : { schema: kind, gvk };
   }
   return { kind, list, subresources };
@@ -150,17 +193,17 @@ export function collectRefs(value: unknown, into: (name: string) => void): void 
 }
 
 /** Names of the definitions the paths need, closed over references between definitions. */
-export function reachable(roots: unknown, table: Readonly<Record<string, OpenApiSchema>>, always: readonly string[] = ALWAYS): Set<string> {
+export function reachable(roots: unknown, table: (name: string) => OpenApiSchema | undefined, always: readonly string[] = ALWAYS): Set<string> {
   const seen = new Set<string>();
   const queue: string[] = [];
   const visit = (name: string): void => {
-    if (seen.has(name) || table[name] === undefined) return;
+    if (seen.has(name) || table(name) === undefined) return;
     seen.add(name);
     queue.push(name);
   };
   collectRefs(roots, visit);
   for (const name of always) visit(name);
-  while (queue.length > 0) collectRefs(table[queue.pop()!], visit);
+  while (queue.length > 0) collectRefs(table(queue.pop()!), visit);
   return seen;
 }
 

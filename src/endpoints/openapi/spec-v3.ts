@@ -54,7 +54,7 @@ export function buildV3Documents(doc: SwaggerDocument): Map<string, OpenApiV3Doc
   for (const key of [...byKey.keys()].sort()) {
     const paths = byKey.get(key)!;
     const schemas: Record<string, Json> = {};
-    for (const name of [...reachable(paths, doc.definitions, [])].sort()) schemas[name] = schemaOf(name);
+    for (const name of [...reachable(paths, (name) => (Object.hasOwn(doc.definitions, name) ? doc.definitions[name] : undefined), [])].sort()) schemas[name] = schemaOf(name);
     out.set(key, {
       openapi: '3.0.0',
       info: doc.info,

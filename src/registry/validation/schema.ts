@@ -20,10 +20,11 @@
 //     exempt (DUPLICATES_ACCEPTED).
 // Custom tables (CRDs) get the structural-schema reading: absent means Required.
 //
-// The schema is compiled once per (table, root definition) and cached; a request
-// only walks the parts of its object that have something to check.
-import type { Definitions, OpenApiSchema, ResourceSchema } from '../../schema/definitions.js';
-import { builtinDefinitions, followRefs, type ResolvedSchema } from '../../schema/definitions.js';
+// The checks are derived once per kind from its compiled schema (schema/structural)
+// and cached; a request only walks the parts of its object that have something to check.
+import type { Definitions, ResourceSchema } from '../../schema/definitions.js';
+import { builtinDefinitions } from '../../schema/definitions.js';
+import { structuralOf, type Structural } from '../../schema/structural/index.js';
 import { duplicate, notSupported, required, type FieldError, type FieldPath, path } from '../../schema/field-errors.js';
 import type { PathElement } from '../../schema/field-path.js';
 
@@ -95,37 +96,30 @@ interface EnumNode {
 }
 
 interface Compiler {
-  readonly definitions: Definitions;
   readonly builtin: boolean;
-  /** Compiled definitions by name; a recursive schema finds its own node here while it is being filled. */
-  readonly named: Map<string, ObjectNode | null>;
+  /** Compiled definition nodes; a recursive schema finds its own node here while it is being filled. */
+  readonly named: Map<Structural, ObjectNode | null>;
 }
 
-function resolve(c: Compiler, schema: OpenApiSchema): ResolvedSchema | undefined {
-  return followRefs(c.definitions, schema);
-}
-
-function isScalarType(s: OpenApiSchema): boolean {
+function isScalarType(s: Structural): boolean {
   return s.type === 'boolean' || s.type === 'integer' || s.type === 'number';
 }
 
-function compile(c: Compiler, schema: OpenApiSchema): Node | undefined {
-  const r = resolve(c, schema);
-  if (r === undefined) return undefined;
-  const s = r.schema;
-  if (Array.isArray(s.enum) && s.enum.length > 0) {
-    const values = s.enum.filter((v): v is string => typeof v === 'string');
-    return { kind: 'enum', values, allowed: new Set(s.enum) };
+function compile(c: Compiler, s: Structural): Node | undefined {
+  const enumValues = s.validation?.enum;
+  if (enumValues !== undefined && enumValues.length > 0) {
+    const values = enumValues.filter((v): v is string => typeof v === 'string');
+    return { kind: 'enum', values, allowed: new Set(enumValues) };
   }
   if (s.type === 'array') {
-    const listType = s['x-kubernetes-list-type'];
-    const keys = s['x-kubernetes-list-map-keys'];
-    const unique = listType === 'map' && Array.isArray(keys) && keys.length > 0 ? keys : listType === 'set' ? [] : undefined;
+    const listType = s.extensions.listType;
+    const keys = s.extensions.listMapKeys;
+    const unique = listType === 'map' && keys !== undefined && keys.length > 0 ? keys : listType === 'set' ? [] : undefined;
     const items = s.items === undefined ? undefined : compile(c, s.items);
     if (items === undefined && unique === undefined) return undefined;
     return { kind: 'array', items, unique };
   }
-  if (s.properties !== undefined) return r.name === undefined ? compileObject(c, s, undefined) : compileNamed(c, r.name, s);
+  if (s.properties !== undefined) return s.name === undefined ? compileObject(c, s, undefined) : compileNamed(c, s);
   if (typeof s.additionalProperties === 'object') {
     const values = compile(c, s.additionalProperties);
     return values === undefined ? undefined : { kind: 'map', values };
@@ -145,42 +139,42 @@ function finishObject(node: ObjectNode): void {
   node.zeroNodes = [...node.zeroStructs.values()];
 }
 
-function compileNamed(c: Compiler, name: string, s: OpenApiSchema): ObjectNode | undefined {
-  if (c.named.has(name)) return c.named.get(name) ?? undefined;
+function compileNamed(c: Compiler, s: Structural): ObjectNode | undefined {
+  if (c.named.has(s)) return c.named.get(s) ?? undefined;
   const node = newObjectNode();
   // Placed before filling, so a definition that contains itself (JSONSchemaProps) ends.
-  c.named.set(name, node);
-  fillObject(c, node, s, name);
+  c.named.set(s, node);
+  fillObject(c, node, s, s.name);
   const empty = node.props.size === 0 && node.required.length === 0 && node.zeroStructs.size === 0;
   // A recursive reference may already hold the node; an empty one checks nothing either way.
-  if (empty) c.named.set(name, null);
+  if (empty) c.named.set(s, null);
   return empty ? undefined : node;
 }
 
-function compileObject(c: Compiler, s: OpenApiSchema, name: string | undefined): ObjectNode | undefined {
+function compileObject(c: Compiler, s: Structural, name: string | undefined): ObjectNode | undefined {
   const node = newObjectNode();
   fillObject(c, node, s, name);
   return node.props.size === 0 && node.required.length === 0 && node.zeroStructs.size === 0 ? undefined : node;
 }
 
-function fillObject(c: Compiler, node: ObjectNode, s: OpenApiSchema, name: string | undefined): void {
-  const props = s.properties ?? {};
-  for (const key of Object.keys(props)) {
-    const child = compile(c, props[key]!);
+function fillObject(c: Compiler, node: ObjectNode, s: Structural, name: string | undefined): void {
+  const props = s.properties ?? NO_PROPERTIES;
+  for (const [key, prop] of props) {
+    const child = compile(c, prop);
     const exempt = name !== undefined && c.builtin && DUPLICATES_ACCEPTED.has(`${name}.${key}`);
     const kept = child?.kind === 'array' && exempt ? withoutUniqueness(child) : child;
     if (kept !== undefined) node.props.set(key, kept);
   }
-  for (const key of s.required ?? []) {
-    if (!Object.hasOwn(props, key)) continue;
+  for (const key of s.validation?.required ?? []) {
+    const prop = props.get(key);
+    if (prop === undefined) continue;
     if (!c.builtin) {
       node.required.push(key);
       continue;
     }
-    const r = resolve(c, props[key]!);
-    if (r === undefined || isScalarType(r.schema)) continue;
+    if (isScalarType(prop)) continue;
     if (name !== undefined && ZERO_ACCEPTED.has(`${name}.${key}`)) continue;
-    if (r.schema.properties !== undefined) {
+    if (prop.properties !== undefined) {
       // Go's zero struct: its own required fields speak for it.
       const inner = node.props.get(key);
       if (inner?.kind === 'object') node.zeroStructs.set(key, inner);
@@ -190,6 +184,8 @@ function fillObject(c: Compiler, node: ObjectNode, s: OpenApiSchema, name: strin
   }
   finishObject(node);
 }
+
+const NO_PROPERTIES: ReadonlyMap<string, Structural> = new Map();
 
 function withoutUniqueness(node: ArrayNode): Node | undefined {
   return node.items === undefined ? undefined : { kind: 'array', items: node.items, unique: undefined };
@@ -222,9 +218,10 @@ export function schemaValidatorFor(schema: ResourceSchema): SchemaValidator {
 
 function compileValidator(schema: ResourceSchema): SchemaValidator {
   const builtin = schema.definitions === builtinDefinitions;
-  const c: Compiler = { definitions: schema.definitions, builtin, named: new Map() };
-  if (!Object.hasOwn(schema.definitions, schema.name)) return NOTHING;
-  const root = compile(c, { $ref: `#/definitions/${schema.name}` });
+  const c: Compiler = { builtin, named: new Map() };
+  const structural = structuralOf(schema);
+  if (structural === undefined) return NOTHING;
+  const root = compile(c, structural);
   if (root?.kind !== 'object') return NOTHING;
   const top: ObjectNode = { ...newObjectNode(), props: new Map(root.props), required: root.required, zeroStructs: root.zeroStructs };
   for (const key of ROOT_SKIPPED) top.props.delete(key);

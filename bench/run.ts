@@ -21,6 +21,7 @@ const modules: Array<() => Promise<{ bench: Bench }>> = [
   () => import('./watch-cache-memory.js'),
   () => import('./watch-cache-chunked-list.js'),
   () => import('./authz.js'),
+  () => import('./schema-model.js'),
 ];
 
 export async function main(args: readonly string[]): Promise<void> {

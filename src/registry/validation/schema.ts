@@ -216,9 +216,23 @@ export function schemaValidatorFor(schema: ResourceSchema): SchemaValidator {
   return v;
 }
 
+/**
+ * One compiler per table: the kinds of a table share their definitions' checks
+ * (PodSpec's are derived once for Pods, templates and every workload).
+ */
+const compilers = new WeakMap<Definitions, Compiler>();
+
+function compilerFor(definitions: Definitions): Compiler {
+  let c = compilers.get(definitions);
+  if (c === undefined) {
+    c = { builtin: definitions === builtinDefinitions, named: new Map() };
+    compilers.set(definitions, c);
+  }
+  return c;
+}
+
 function compileValidator(schema: ResourceSchema): SchemaValidator {
-  const builtin = schema.definitions === builtinDefinitions;
-  const c: Compiler = { builtin, named: new Map() };
+  const c = compilerFor(schema.definitions);
   const structural = structuralOf(schema);
   if (structural === undefined) return NOTHING;
   const root = compile(c, structural);

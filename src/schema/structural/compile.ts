@@ -90,7 +90,8 @@ export function structuralOf(schema: ResourceSchema): Structural | undefined {
 /**
  * Compiles an inline schema (a CRD version's openAPIV3Schema), whose `$ref`s, if
  * any, resolve in `definitions`. Not memoized: the caller keeps the result for as
- * long as the schema serves.
+ * long as the schema serves. The nodes share lists (enum, required, list-map keys)
+ * with `raw`, which must not change afterwards (a stored CRD is frozen).
  */
 export function compileStructural(raw: OpenApiSchema, definitions: Definitions = NO_DEFINITIONS): Structural {
   return compileNode(compilerFor(definitions), raw);
@@ -114,19 +115,24 @@ function referenceOf(raw: OpenApiSchema): { readonly name: string; readonly sibl
   if (typeof raw.$ref === 'string') {
     ref = raw.$ref;
     skip = '$ref';
-  } else if (Array.isArray(raw.allOf) && raw.allOf.length === 1 && raw.properties === undefined && isRecord(raw.allOf[0]) && typeof raw.allOf[0].$ref === 'string') {
-    ref = raw.allOf[0].$ref;
+  } else if (raw.allOf !== undefined && isReferenceWrapper(raw)) {
+    ref = (raw.allOf[0] as OpenApiSchema).$ref!;
     skip = 'allOf';
   } else {
     return undefined;
   }
   let siblings: Record<string, unknown> | undefined;
-  for (const key of Object.keys(raw)) {
-    if (key === skip) continue;
+  // for-in over own keys: most references have no siblings, and this allocates nothing for them.
+  for (const key in raw) {
+    if (key === skip || !Object.hasOwn(raw, key)) continue;
     siblings ??= Object.create(null) as Record<string, unknown>;
     siblings[key] = (raw as Record<string, unknown>)[key];
   }
   return { name: refName(ref), siblings };
+}
+
+function isReferenceWrapper(raw: OpenApiSchema): boolean {
+  return Array.isArray(raw.allOf) && raw.allOf.length === 1 && raw.properties === undefined && isRecord(raw.allOf[0]) && typeof raw.allOf[0].$ref === 'string';
 }
 
 function compileNode(c: Compiler, raw: OpenApiSchema): Structural {
@@ -196,7 +202,8 @@ function fillNode(c: Compiler, node: Mutable<Structural>, raw: OpenApiSchema): M
     // Registered before the children are compiled (see compileNamed).
     node.properties = props;
     const rawProps = raw.properties as Record<string, OpenApiSchema>;
-    for (const key of Object.keys(rawProps)) props.set(key, compileNode(c, rawProps[key]!));
+    // for-in over own keys: no array of names per node (a 1 MiB CRD schema has thousands).
+    for (const key in rawProps) if (Object.hasOwn(rawProps, key)) props.set(key, compileNode(c, rawProps[key]!));
   }
   const ap = raw.additionalProperties;
   if (typeof ap === 'boolean') node.additionalProperties = ap;
@@ -213,8 +220,11 @@ function numberField(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
+/** A list of strings as written (the raw schema is the caller's and is never changed), else undefined. */
 function stringList(v: unknown): readonly string[] | undefined {
-  return Array.isArray(v) && v.every((s) => typeof s === 'string') ? Object.freeze([...(v as string[])]) : undefined;
+  if (!Array.isArray(v)) return undefined;
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return undefined;
+  return v as readonly string[];
 }
 
 const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set([
@@ -233,8 +243,8 @@ const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set([
 function extensionsOf(raw: OpenApiSchema): Extensions {
   let other: Map<string, unknown> | undefined;
   let any = false;
-  for (const key of Object.keys(raw)) {
-    if (!key.startsWith('x-kubernetes-')) continue;
+  for (const key in raw) {
+    if (!key.startsWith('x-kubernetes-') || !Object.hasOwn(raw, key)) continue;
     any = true;
     if (!KNOWN_EXTENSIONS.has(key)) (other ??= new Map()).set(key, (raw as Record<string, unknown>)[key]);
   }
@@ -262,9 +272,11 @@ const VALUE_FIELDS = [
 ] as const;
 
 function valueValidationOf(raw: OpenApiSchema): ValueValidation | undefined {
-  if (!VALUE_FIELDS.some((k) => Object.hasOwn(raw, k))) return undefined;
+  let any = false;
+  for (let i = 0; i < VALUE_FIELDS.length && !any; i++) any = Object.hasOwn(raw, VALUE_FIELDS[i]!);
+  if (!any) return undefined;
   return Object.freeze({
-    enum: Array.isArray(raw.enum) ? Object.freeze([...raw.enum]) : undefined,
+    enum: Array.isArray(raw.enum) ? raw.enum : undefined,
     pattern: stringField(raw.pattern),
     maximum: numberField(raw.maximum),
     exclusiveMaximum: raw.exclusiveMaximum === true,
@@ -280,7 +292,7 @@ function valueValidationOf(raw: OpenApiSchema): ValueValidation | undefined {
     minProperties: numberField(raw.minProperties),
     required: stringList(raw.required),
     // The v3 reference wrapper is structure (compileNode), not a value validation.
-    allOf: referenceOf(raw) === undefined ? nestedList(raw.allOf) : undefined,
+    allOf: typeof raw.$ref !== 'string' && !isReferenceWrapper(raw) ? nestedList(raw.allOf) : undefined,
     anyOf: nestedList(raw.anyOf),
     oneOf: nestedList(raw.oneOf),
     not: isRecord(raw.not) ? nestedOf(raw.not) : undefined,

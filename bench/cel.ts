@@ -9,19 +9,20 @@ import * as buf from '@bufbuild/cel';
 import * as chromegg from 'cel-js';
 import { RE2JS } from 're2js';
 import { createCelEnvironment, ruleVariables } from '../src/cel/index.js';
+import { compileStructural } from '../src/schema/structural/index.js';
 import { paired, ratioRow, type Bench, type BenchRow } from './lib.js';
 
 const AREA = 'cel';
 const RULE = "self.replicas <= self.maxReplicas && self.name.matches('^[a-z]+$')";
 const NAMES = ['web', 'frontend', 'api', 'db'];
-const SCHEMA = {
+const SCHEMA = compileStructural({
   type: 'object',
   properties: {
     replicas: { type: 'integer' },
     maxReplicas: { type: 'integer' },
     name: { type: 'string', maxLength: 63 },
   },
-};
+});
 
 /** Calls per second of `op` over `n` calls (synchronous: CEL evaluation never awaits). */
 function rate(n: number, op: (i: number) => unknown): number {

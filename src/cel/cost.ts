@@ -247,7 +247,7 @@ class Estimator {
   }
 }
 
-const keyDecl: DeclType = { kind: 'scalar', celType: 'string', maxElements: MAX_REQUEST_SIZE_BYTES - 2, schema: { type: 'string' } };
+const keyDecl: DeclType = { kind: 'scalar', celType: 'string', maxElements: MAX_REQUEST_SIZE_BYTES - 2 };
 
 function isNode(v: unknown): v is AstNode {
   return typeof v === 'object' && v !== null && 'op' in v;

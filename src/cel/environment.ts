@@ -12,7 +12,8 @@ import { kubernetesLibraries, type CelFeatureGates } from './library/index.js';
 import type { CelLibrary } from './library/library.js';
 import { compileProgram, type Program } from './program.js';
 import { userMessage } from './rewrite.js';
-import { declTypeOf, type DeclType, type OpenApiSchema } from './schema-types.js';
+import type { Structural } from '../schema/structural/index.js';
+import { declTypeOf, type DeclType } from './schema-types.js';
 
 export interface CelVariable {
   readonly name: string;
@@ -128,11 +129,13 @@ export function createCelEnvironment(options: CelEnvironmentOptions = {}): CelEn
 }
 
 /**
- * The variables of a CRD validation rule: `self` typed by the schema the rule is
- * attached to and, for transition rules, `oldSelf` of the same type.
+ * The variables of a CRD validation rule: `self` typed by the schema node the
+ * rule is attached to and, for transition rules, `oldSelf` of the same type.
+ * `resourceRoot` for a custom resource's root (apiVersion, kind and
+ * metadata.name/generateName readable, as kube types it).
  */
-export function ruleVariables(schema: OpenApiSchema, options: { oldSelf?: boolean } = {}): CelVariable[] {
-  const decl = declTypeOf(schema, 'kapi.self');
+export function ruleVariables(node: Structural, options: { oldSelf?: boolean; resourceRoot?: boolean } = {}): CelVariable[] {
+  const decl = declTypeOf(node, 'kapi.self', { resourceRoot: options.resourceRoot });
   if (decl === undefined) throw new Error('schema has no CEL type (an array without items?)');
   return options.oldSelf === true ? [{ name: 'self', type: decl }, { name: 'oldSelf', type: decl }] : [{ name: 'self', type: decl }];
 }

@@ -9,5 +9,7 @@ export { CRD_COST_LIMITS } from './cost.js';
 export { CostLimitExceeded } from './runtime-cost.js';
 export { authorizerValue, AUTHORIZER_TYPE, type AuthorizationDecision, type CelAuthorizationAttributes, type CelAuthorizationResult, type CelAuthorizer } from './library/authz.js';
 export type { CelFeatureGates } from './library/index.js';
-export { declTypeOf, type DeclType } from './schema-types.js';
+export { declTypeOf, type DeclField, type DeclType, type DeclTypeOptions } from './schema-types.js';
 export { escapePropertyName, unescapePropertyName } from './escaping.js';
+export { compileRules, compiledRulesOf, RULE_REASONS, type CompiledRule, type CompileRulesOptions, type NodeRules, type RuleCompilation, type RuleReason } from './rules/compile.js';
+export { evaluateRules, type EvaluateRulesOptions } from './rules/evaluate.js';

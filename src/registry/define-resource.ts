@@ -52,7 +52,7 @@ export interface ResourceDefinition {
   readonly table?: TableDefinition;
   /** Values taken from a pool shared by every object of the kind (services: cluster IPs, node ports). */
   readonly allocator?: Allocator;
-  /** Served in this version, stored as another (registry/store/converted.ts). */
+  /** Served in this version, stored as another (strategy.ts Conversion; registry/store/version-codec.ts). */
   readonly conversion?: Conversion<ResourceDefinition>;
 }
 

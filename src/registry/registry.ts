@@ -12,9 +12,9 @@ import type { Storage } from '../storage/storage.js';
 import { createCatalog, gvrOf, type Catalog } from './catalog.js';
 import type { ResourceDefinition } from './define-resource.js';
 import { objectKey } from './keys.js';
-import { convertedStore } from './store/converted.js';
 import { createResourceStore } from './store/index.js';
 import type { ResourceStore } from './store/types.js';
+import { createVersionCodec } from './store/version-codec.js';
 
 export type * from './store/types.js';
 
@@ -83,11 +83,14 @@ export function createRegistry(opts: RegistryOptions): Registry {
 
   const build = (definition: ResourceDefinition): ResourceStore => {
     // A converted version runs on its stored version's keys, strategy and
-    // allocator; errors and admission name the resource the client asked for.
-    const stored = definition.conversion?.stored ?? definition;
+    // allocator, through its codec; errors and admission name the resource the
+    // client asked for.
+    const codec = createVersionCodec(definition);
+    const stored = codec.stored;
     const allocator = stored.allocator;
-    const store = createResourceStore({
+    return createResourceStore({
       definition: stored,
+      codec,
       storage: opts.storage,
       admission: opts.admission,
       lookup,
@@ -99,7 +102,6 @@ export function createRegistry(opts: RegistryOptions): Registry {
       gvk: { group: definition.group, version: definition.version, kind: definition.kind },
       ...(allocator === undefined ? {} : { allocator }),
     });
-    return definition.conversion === undefined ? store : convertedStore(definition, store, definition.conversion);
   };
 
   const find = (r: GroupVersionResource): ResourceStore | undefined => {

@@ -193,15 +193,24 @@ export interface VirtualCreateContext {
  * A kind served in this version but stored as another (autoscaling/v1
  * HorizontalPodAutoscaler over autoscaling/v2, events.k8s.io/v1 Event over core
  * v1): one stored object, read and written through either version. The stored
- * definition's keys, strategy and subresources apply; the two functions convert
- * whole objects (metadata included) and must be pure and total: a client of either
- * version sees the other's writes.
+ * definition's keys, strategy and subresources apply; of the served definition's
+ * own strategy only what belongs to its version is read: `defaults` (its decoding
+ * defaults) and `selectableFields` (its field labels, read from the stored object:
+ * kube's field label conversion). Writes are schema-validated in the served
+ * version. registry/store/version-codec.ts is where the functions are called.
+ *
+ * The functions convert whole objects (metadata included) and must be total: a
+ * client of either version sees the other's writes. They must not change their
+ * input (their answer may share parts of it), must keep metadata.labels (selectors
+ * match the stored object), and may answer later (a Promise: a conversion webhook).
+ * A StatusError they throw is the client's answer (400 for input they refuse);
+ * anything else is a 500.
  */
 export interface Conversion<Stored = unknown> {
   /** The definition of the version objects are stored as. */
   readonly stored: Stored;
   /** This version's object as the stored version. */
-  readonly toStored: (obj: KubeObject) => KubeObject;
+  readonly toStored: (obj: KubeObject) => KubeObject | Promise<KubeObject>;
   /** A stored object as this version's. */
-  readonly fromStored: (obj: KubeObject) => KubeObject;
+  readonly fromStored: (obj: KubeObject) => KubeObject | Promise<KubeObject>;
 }

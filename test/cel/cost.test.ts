@@ -2,8 +2,9 @@
 // stops an evaluation, and the CRD defaults are kube-apiserver's.
 import { describe, expect, test } from 'vitest';
 import { CelCompileError, CostLimitExceeded, createCelEnvironment, CRD_COST_LIMITS, ruleVariables } from '../../src/cel/index.js';
+import { compileStructural } from '../../src/schema/structural/index.js';
 
-const listSchema = (maxItems?: number) => ({
+const listSchema = (maxItems?: number) => compileStructural({
   type: 'object',
   properties: {
     items: { type: 'array', ...(maxItems === undefined ? {} : { maxItems }), items: { type: 'string', maxLength: 64 } },
@@ -54,7 +55,7 @@ describe('cel cost limits', () => {
 
   test('regex cost is string length × pattern length (ceil 0.1 × (n+1)) × ceil(0.25 × len(re))', () => {
     const env = createCelEnvironment({
-      variables: ruleVariables({ type: 'object', properties: { name: { type: 'string', maxLength: 99 } } }),
+      variables: ruleVariables(compileStructural({ type: 'object', properties: { name: { type: 'string', maxLength: 99 } } })),
     });
     // select self (1) + .name (1) + matches: ceil(10) × ceil(0.25 × 8 = 2) = 20.
     expect(env.compile("self.name.matches('^[a-z]+$')").estimatedCost).toBe(22);

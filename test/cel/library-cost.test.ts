@@ -3,6 +3,7 @@
 // k8s.io/apiserver/pkg/cel/library/cost.go and cel-go's runtime cost tracker.
 import { describe, expect, test } from 'vitest';
 import { authorizerValue, createCelEnvironment, ruleVariables, AUTHORIZER_TYPE } from '../../src/cel/index.js';
+import { compileStructural } from '../../src/schema/structural/index.js';
 
 const schema = {
   type: 'object',
@@ -12,7 +13,7 @@ const schema = {
   },
 };
 const authorizer = authorizerValue({ check: () => ({ decision: 'Allow', reason: '' }) }, { username: 'u', groups: [] });
-const variables = [...ruleVariables(schema), { name: 'authorizer', type: AUTHORIZER_TYPE }];
+const variables = [...ruleVariables(compileStructural(schema)), { name: 'authorizer', type: AUTHORIZER_TYPE }];
 
 interface CostRow {
   readonly name: string;

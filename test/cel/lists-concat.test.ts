@@ -1,7 +1,8 @@
 // Set and map list types (x-kubernetes-list-type): Kubernetes' `+` and order-insensitive `==`.
 import { describe } from 'vitest';
 import { createCelEnvironment, ruleVariables } from '../../src/cel/index.js';
-import type { OpenApiSchema } from '../../src/cel/schema-types.js';
+import type { OpenApiSchema } from '../../src/schema/definitions.js';
+import { compileStructural } from '../../src/schema/structural/index.js';
 import { runCelTable, type CelRow } from './table.js';
 
 const port: OpenApiSchema = { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } };
@@ -55,7 +56,7 @@ const mergeRows: CelRow[] = [
 ];
 
 describe('cel list types: set and map', () => {
-  const env = createCelEnvironment({ variables: ruleVariables(schema, { oldSelf: true }) });
+  const env = createCelEnvironment({ variables: ruleVariables(compileStructural(schema), { oldSelf: true }) });
   runCelTable(rows.map((r) => ({ ...r, bindings: { self, oldSelf } })), env);
   runCelTable(mergeRows.map((r) => ({ ...r, bindings: { self, oldSelf: changedPorts } })), env);
 });

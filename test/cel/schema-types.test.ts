@@ -1,7 +1,9 @@
-// Schema → CEL types, property-name escaping, self/oldSelf, compile errors, cache.
+// Schema → CEL types (read from the compiled Structural), property-name escaping,
+// self/oldSelf, compile errors, cache, and schemas that cycle or nest deep.
 import { describe, expect, test } from 'vitest';
-import { CelCompileError, createCelEnvironment, declTypeOf, escapePropertyName, ruleVariables, unescapePropertyName } from '../../src/cel/index.js';
-import type { OpenApiSchema } from '../../src/cel/schema-types.js';
+import { CelCompileError, createCelEnvironment, declTypeOf, escapePropertyName, ruleVariables, unescapePropertyName, type DeclType } from '../../src/cel/index.js';
+import { builtinDefinitions } from '../../src/schema/definitions.js';
+import { compileStructural, EMPTY_STRUCTURAL, structuralDefinition, type Structural } from '../../src/schema/structural/index.js';
 import { runCelTable, type CelRow } from './table.js';
 
 describe('cel property-name escaping', () => {
@@ -25,7 +27,7 @@ describe('cel property-name escaping', () => {
   }
 });
 
-const schema: OpenApiSchema = {
+const schema = compileStructural({
   type: 'object',
   properties: {
     replicas: { type: 'integer' },
@@ -43,7 +45,7 @@ const schema: OpenApiSchema = {
     template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: {} },
     nested: { type: 'object', properties: { inner: { type: 'integer' } } },
   },
-};
+});
 
 const self = {
   replicas: 3,
@@ -91,7 +93,7 @@ describe('cel schema types', () => {
   runCelTable(rows.map((r) => ({ ...r, bindings: { self, ...r.bindings } })), env);
 
   test('an array without items has no type', () => {
-    expect(declTypeOf({ type: 'array' }, 'x')).toBeUndefined();
+    expect(declTypeOf(compileStructural({ type: 'array' }), 'x')).toBeUndefined();
   });
 
   test('compile errors carry the position', () => {
@@ -114,5 +116,75 @@ describe('cel schema types', () => {
     const first = e.compile('self.replicas > 1');
     expect(e.compile('self.replicas > 1')).toBe(first);
     expect(e.cacheHits).toBe(1);
+  });
+});
+
+describe('cel schema types of cyclic, deep and resource-root schemas', () => {
+  const jsonSchemaProps = structuralDefinition(builtinDefinitions, 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps')!;
+  const loop: Structural = (() => {
+    const props = new Map<string, Structural>();
+    const node: Structural = { ...EMPTY_STRUCTURAL, type: 'object', properties: props };
+    const list: Structural = { ...EMPTY_STRUCTURAL, type: 'array', items: node };
+    props.set('again', node);
+    props.set('many', list);
+    props.set('n', compileStructural({ type: 'integer' }));
+    return node;
+  })();
+  /** An object schema `depth` levels deep, built without recursion (compileStructural itself would overflow first). */
+  const deep = (depth: number): Structural => {
+    let node = compileStructural({ type: 'integer' });
+    for (let i = 0; i < depth; i++) node = { ...EMPTY_STRUCTURAL, type: 'object', properties: new Map([['next', node]]) };
+    return node;
+  };
+
+  const cases = [
+    {
+      name: 'a built-in definition that reaches itself ends in an object without fields',
+      input: jsonSchemaProps,
+      want: (d: DeclType) => d.fields!.get('properties')!.type.elem!.fields!.size === 0 && d.fields!.has('x__dash__kubernetes__dash__validations'),
+    },
+    {
+      name: 'a hand-made cycle through a property and through list items',
+      input: loop,
+      want: (d: DeclType) => d.fields!.get('again')!.type.fields!.size === 0 && d.fields!.get('many')!.type.elem!.fields!.size === 0 && d.fields!.has('n'),
+    },
+    {
+      name: 'a deep schema is typed to its leaf',
+      input: deep(300),
+      want: (d: DeclType) => {
+        let t: DeclType | undefined = d;
+        for (let i = 0; i < 300; i++) t = t?.fields?.get('next')?.type;
+        return t?.celType === 'int';
+      },
+    },
+  ];
+  for (const c of cases) {
+    test(c.name, () => {
+      const d = declTypeOf(c.input, 'x');
+      expect(d === undefined ? false : c.want(d)).toBe(true);
+    });
+  }
+
+  test('a schema nested past the stack has no type rather than crashing', () => {
+    expect(declTypeOf(deep(100_000), 'x')).toBeUndefined();
+  });
+
+  test('rules over a cyclic built-in compile', () => {
+    const env = createCelEnvironment({ variables: ruleVariables(jsonSchemaProps) });
+    expect(env.compile("self.properties.all(k, k != '') && !has(self.type) || self.type != ''").ast.checkedType?.name).toBe('bool');
+  });
+
+  test('a resource root reads apiVersion, kind and metadata.name/generateName even when the schema omits them', () => {
+    const root = compileStructural({ type: 'object', properties: { spec: { type: 'object' } } });
+    const env = createCelEnvironment({ variables: ruleVariables(root, { resourceRoot: true }) });
+    const program = env.compile("self.kind == 'Foo' && self.metadata.name.startsWith('a') && self.metadata.generateName == ''");
+    expect(program.evaluate({ self: { kind: 'Foo', metadata: { name: 'abc', generateName: '' } } })).toBe(true);
+    expect(() => createCelEnvironment({ variables: ruleVariables(root) }).compile('self.metadata.name')).toThrow('No such key: metadata');
+  });
+
+  test('metadata.name of a resource is bounded by a DNS subdomain\'s length', () => {
+    const root = compileStructural({ type: 'object', 'x-kubernetes-embedded-resource': true, properties: { metadata: { type: 'object', properties: { generateName: { type: 'string', maxLength: 10 } } } } });
+    const meta = declTypeOf(root, 'x')!.fields!.get('metadata')!.type;
+    expect({ name: meta.fields!.get('name')!.type.maxElements, generateName: meta.fields!.get('generateName')!.type.maxElements }).toEqual({ name: 253, generateName: 10 });
   });
 });

@@ -6,6 +6,7 @@
 // kube's wording ("compilation failed: …", "must evaluate to bool"); evaluation
 // runs under kube's per-call cost limit.
 import { CelCompileError, CelEvaluationError, CostLimitExceeded, createCelEnvironment, declTypeOf, unescapePropertyName, type CelEnvironment, type Program } from '../../cel/index.js';
+import { compileStructural } from '../../schema/structural/index.js';
 import type { UserInfo } from '../../schema/user.js';
 
 /** apiserver pkg/apis/cel/config.go PerCallLimit: the most one evaluation may spend. */
@@ -36,7 +37,7 @@ function environment(variable: 'claims' | 'user'): CelEnvironment {
     return claimsEnv;
   }
   if (userEnv === undefined) {
-    const type = declTypeOf(USER_INFO_SCHEMA, 'kubernetes.UserInfo');
+    const type = declTypeOf(compileStructural(USER_INFO_SCHEMA), 'kubernetes.UserInfo');
     if (type === undefined) throw new Error('UserInfo has no CEL type');
     userEnv = createCelEnvironment({ variables: [{ name: 'user', type }], costLimit: Infinity, perCallLimit: PER_CALL_LIMIT });
   }

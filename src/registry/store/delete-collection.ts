@@ -1,7 +1,7 @@
 // DeleteCollection: list what matches (all pages, one snapshot), then delete each
 // item through the same path as a single DELETE so admission and finalizers apply.
 // Items that vanish meanwhile are skipped. The answer is the list of deleted items,
-// as kube's store returns it.
+// as kube's store returns it, in the served version (version-codec.ts).
 import { isStatusError } from '../../errors/status-error.js';
 import type { KubeList, KubeObject } from '../../schema/object.js';
 import type { StoreContext } from './context.js';
@@ -26,5 +26,6 @@ export async function deleteCollection(ctx: StoreContext, opts: DeleteCollection
       throw err;
     }
   }
-  return { ...first, metadata: { resourceVersion: first.metadata.resourceVersion }, items: deleted.map(({ apiVersion: _a, kind: _k, ...rest }) => rest as KubeObject) };
+  const served = ctx.codec.converts ? await Promise.all(deleted.map((obj) => ctx.codec.fromStorage(obj))) : deleted;
+  return { ...first, metadata: { resourceVersion: first.metadata.resourceVersion }, items: served.map(({ apiVersion: _a, kind: _k, ...rest }) => rest as KubeObject) };
 }

@@ -1,6 +1,9 @@
-// The generic store: one ResourceStore per definition. Reads, deletes and watches
-// have a file each; every write (create, update, subresources) is the one write
-// pipeline of registry/write/. Virtual resources
+// The generic store: one ResourceStore per served definition. Reads, deletes and
+// watches have a file each; every write (create, update, subresources) is the one
+// write pipeline of registry/write/. What storage answers leaves in the served
+// version through the definition's codec (version-codec.ts): here for get and
+// delete, in read.ts, delete-collection.ts and watch.ts for the collection verbs,
+// and in the pipeline for writes. Virtual resources
 // (definition.virtualCreate) store nothing: create answers what virtualCreate
 // computes and every other verb is refused. Computed read-only resources
 // (definition.virtualRead: componentstatuses) answer get and list from it.
@@ -13,7 +16,7 @@ import { remove } from './delete.js';
 import { setTypeMeta, thaw } from './metadata.js';
 import { get, list } from './read.js';
 import { subresourceStore } from './subresource.js';
-import type { CreateOptions, ResourceStore, WriteResult } from './types.js';
+import type { CreateOptions, DeleteResult, ResourceStore, WriteResult } from './types.js';
 import { write } from '../write/pipeline.js';
 import { watch } from './watch.js';
 
@@ -24,6 +27,13 @@ async function virtualCreate(ctx: StoreContext, input: KubeObject, opts: CreateO
   const user = opts.user ?? { username: '', groups: [] };
   const object = await ctx.definition.virtualCreate!(obj, { user, namespace: opts.namespace, dryRun: opts.dryRun === true });
   return { object, warnings: [] };
+}
+
+/** A DELETE's answer in the served version: the object, and the response when it is the object. */
+async function servedDelete(ctx: StoreContext, result: DeleteResult): Promise<DeleteResult> {
+  if (!ctx.codec.converts) return result;
+  const object = await ctx.codec.fromStorage(result.object);
+  return { ...result, object, response: result.response === result.object ? object : result.response };
 }
 
 export function createResourceStore(ctx: StoreContext): ResourceStore {
@@ -69,18 +79,18 @@ export function createResourceStore(ctx: StoreContext): ResourceStore {
     };
   }
   return {
-    definition: def,
+    definition: ctx.codec.served,
     create: (obj, { handOver, ...opts } = {}) => {
       // Only a generated name is drawn again after a collision, from the same
       // body; a body that may be read twice is copied per attempt.
       const fresh = handOver === true && (obj.metadata?.generateName ?? '') === '';
       return write(ctx, { ...opts, verb: 'create', transform: () => ({ object: obj, fresh }) });
     },
-    get: (opts) => get(ctx, opts),
+    get: async (opts) => ctx.codec.fromStorage(await get(ctx, opts)),
     list: (opts) => list(ctx, opts),
     update: (obj, opts) => write(ctx, { ...opts, verb: 'update', transform: () => ({ object: obj }) }),
     write: (request) => write(ctx, request),
-    delete: (opts) => remove(ctx, opts),
+    delete: async (opts) => servedDelete(ctx, await remove(ctx, opts)),
     deleteCollection: (opts) => deleteCollection(ctx, opts),
     watch: (opts) => watch(ctx, opts),
     subresource: (name) => subresourceStore(ctx, name),

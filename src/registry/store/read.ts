@@ -1,7 +1,9 @@
 // Get and list. resourceVersion semantics are storage's (storage.ts); here we check
 // the parameters the way ValidateListOptions does (422 ListOptions/GetOptions, 400
-// for a continue token combined with a resourceVersion) and translate errors. List
-// items leave without apiVersion/kind, as kube encodes typed lists.
+// for a continue token combined with a resourceVersion) and translate errors. get
+// answers the stored object (the store converts it; delete and subresources read
+// it as stored); a list answers the served version (version-codec.ts), its items
+// without apiVersion/kind, as kube encodes typed lists.
 import { badRequest, invalid } from '../../errors/status-error.js';
 import { forbiddenField, invalidValue, notSupported, path, type FieldError } from '../../schema/field-errors.js';
 import { apiVersionOf, type KubeList, type KubeObject } from '../../schema/object.js';
@@ -62,6 +64,7 @@ export async function list(ctx: StoreContext, opts: ListOptions = {}): Promise<K
     throw invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', [invalidValue(path('limit'), opts.limit, 'must be greater than or equal to 0')]);
   }
   const def = ctx.definition;
+  const served = ctx.codec.served;
   try {
     const result = await ctx.storage.list(collectionPrefix(def, { namespace: opts.namespace }), {
       ...(opts.resourceVersion === undefined ? {} : { resourceVersion: opts.resourceVersion }),
@@ -73,7 +76,9 @@ export async function list(ctx: StoreContext, opts: ListOptions = {}): Promise<K
     const metadata: KubeList['metadata'] = { resourceVersion: result.resourceVersion };
     if (result.continue !== undefined && result.continue !== '') metadata.continue = result.continue;
     if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
-    return { kind: def.listKind, apiVersion: apiVersionOf(def), metadata, items: result.items.map(withoutTypeMeta) };
+    // Converted before their type fields go: the stored items are the frozen objects the codec remembers.
+    const items = ctx.codec.converts ? await Promise.all(result.items.map((item) => ctx.codec.fromStorage(item))) : result.items;
+    return { kind: served.listKind, apiVersion: apiVersionOf(served), metadata, items: items.map(withoutTypeMeta) };
   } catch (err) {
     throw translateStorageError(err, { operation: 'list', resource: ctx.resource, name: '', resourceVersion: opts.resourceVersion });
   }

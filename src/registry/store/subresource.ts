@@ -1,10 +1,12 @@
 // Subresources of the generic store (status, scale, finalize), served from what a
 // definition declares (SubresourceDefinition), never per resource. A read answers
 // the subresource's view of the parent: the parent itself, or the Scale computed
-// from declared paths. A write is the registry's one write (registry/write/) with
-// the subresource named, so it runs the same steps in the same order; a computing
-// subresource (serviceaccounts/token) answers what its hook computes, and a streaming
-// one (pods/log) the stream its hook opens.
+// from declared paths; the parent in the served version (version-codec.ts), a
+// Scale as it is (its paths are the stored version's). A write is the registry's
+// one write (registry/write/) with the subresource named, so it runs the same
+// steps in the same order; a computing subresource (serviceaccounts/token)
+// answers what its hook computes, and a streaming one (pods/log) the stream its
+// hook opens. Those hooks read the parent as stored.
 import type { KubeObject } from '../../schema/object.js';
 import type { Scope } from '../../schema/api-resource.js';
 import type { SubresourceDefinition } from '../define-resource.js';
@@ -27,7 +29,7 @@ export function subresourceStore(ctx: StoreContext, name: string): SubresourceSt
     kind: declaration.responseKind ?? (declaration.scale === undefined ? ctx.gvk : SCALE_KIND),
     get: async (opts) => {
       const parent = await get(ctx, opts);
-      return scale === undefined ? parent : scaleOf(parent, scale);
+      return scale === undefined ? ctx.codec.fromStorage(parent) : scaleOf(parent, scale);
     },
     update: (obj, opts) => write(ctx, { ...opts, verb: 'update', subresource: name, transform: () => ({ object: obj }) }),
     ...(declaration.create === undefined ? {} : { create: (body, opts) => computeCreate(ctx, declaration.create!, body, opts) }),

@@ -2,7 +2,9 @@
 // storage's guaranteed update (create: there is none), applies the request's
 // transform (the PUT body, a patch, a subresource view), checks that the result
 // addresses the object it came from (name, namespace, resourceVersion), runs the
-// steps of steps.ts in their declared order and stores the result. A lost race
+// steps of steps.ts in their declared order and stores the result. The transform
+// sees, and the write answers, the version the request addresses; the steps
+// convert to the storage version (steps.ts says where). A lost race
 // re-runs the transform on the newer object here, so no endpoint loops. A write
 // that leaves a deleted object without finalizers removes it afterwards, as
 // kube-apiserver's store does (this is how /finalize ends a namespace).
@@ -20,7 +22,7 @@ import type { StoreContext } from '../store/context.js';
 import { shouldDeleteDuringUpdate } from '../store/delete.js';
 import { ensureNamespace, setTypeMeta, thaw } from '../store/metadata.js';
 import type { UpdateResult, WriteRequest } from '../store/types.js';
-import { viewOf, type WriteState, type WriteSubresource } from './state.js';
+import { requestViewOf, viewOf, type WriteState, type WriteSubresource } from './state.js';
 import { WRITE_STEPS } from './steps.js';
 
 /** kube's maxNameGenerationCreateAttempts: a generated name that collides is drawn again this often. */
@@ -57,7 +59,9 @@ async function begin(
 ): Promise<WriteState> {
   const { sub, current } = target;
   const oldView = current === undefined ? undefined : viewOf(sub, current);
-  const transformed = await request.transform(oldView);
+  // The transform works in the request's version: a PATCH applies to what a GET answers.
+  const requestOld = current === undefined || !ctx.codec.converts ? oldView : await requestViewOf(ctx, sub, current);
+  const transformed = await request.transform(requestOld);
   const view = transformed.fresh === true ? transformed.object : thaw(transformed.object);
   view.metadata ??= {};
   if (request.verb === 'update') checkName(ctx, view, request);
@@ -107,7 +111,7 @@ function acceptCreate(ctx: StoreContext, view: KubeObject, request: WriteRequest
   // Create-on-update: a resourceVersion means the caller expected an existing object.
   if (request.verb === 'update' && rv !== undefined && rv !== '' && rv !== '0') throw notFound(ctx.resource, request.name ?? '');
   delete view.metadata.resourceVersion;
-  setTypeMeta(view, ctx.definition);
+  setTypeMeta(view, ctx.codec.served);
   ensureNamespace(view, ctx.definition, request.namespace);
   if (request.verb === 'update' || rv === undefined) return false;
   const parsed = parseGoUint64(rv);
@@ -131,7 +135,7 @@ function acceptUpdate(ctx: StoreContext, opts: { view: KubeObject; current: Kube
     throw conflict(ctx.resource, request.name ?? '');
   }
   if (opts.sub !== undefined) return;
-  setTypeMeta(view, def);
+  setTypeMeta(view, ctx.codec.served);
   ensureNamespace(view, def, request.namespace);
   // Unchanged input keeps the stored resourceVersion, so storage can skip a no-op write.
   view.metadata.resourceVersion = current.metadata.resourceVersion;
@@ -166,7 +170,7 @@ async function create(ctx: StoreContext, request: WriteRequest): Promise<UpdateR
       throw status;
     }
     await state.allocation.commit();
-    return { object, created: true, warnings: state.warnings };
+    return { object: await ctx.codec.fromStorage(object), created: true, warnings: state.warnings };
   }
 }
 
@@ -201,9 +205,9 @@ async function update(ctx: StoreContext, request: WriteRequest, sub: WriteSubres
     if (!result.created && current !== undefined && shouldDeleteDuringUpdate(def, { next: result.object, current })) {
       const removed = await finishDeletion(storage, key, result.object);
       if (removed !== result.object && request.dryRun !== true && sub === undefined) await ctx.allocator?.release(removed);
-      return { object: viewOf(sub, removed), created: false, warnings: done.warnings };
+      return { object: await requestViewOf(ctx, sub, removed), created: false, warnings: done.warnings };
     }
-    return { object: viewOf(sub, result.object), created: result.created, warnings: done.warnings };
+    return { object: await requestViewOf(ctx, sub, result.object), created: result.created, warnings: done.warnings };
   } catch (err) {
     throw translateStorageError(err, { operation: 'update', resource: ctx.resource, name });
   }

@@ -1,7 +1,9 @@
 // What the write steps share for one attempt of one write: the request, the
 // stored object and its view, the object being built, and what the steps
 // collect (warnings, reserved pool values). pipeline.ts makes a fresh state per
-// attempt, so a retry after a lost race starts clean.
+// attempt, so a retry after a lost race starts clean. The view starts in the
+// version the request addresses and is in the storage version from the convert
+// step on (steps.ts says which steps run in which).
 import type { AdmissionAttributes } from '../../admission/plugin.js';
 import type { KubeObject } from '../../schema/object.js';
 import type { AllocationTxn } from '../allocation.js';
@@ -9,6 +11,7 @@ import type { SubresourceDefinition, WriteContext } from '../strategy.js';
 import { admissionAttributes, type StoreContext } from '../store/context.js';
 import { SCALE_KIND, scaleOf } from '../store/subresource-scale.js';
 import type { WriteRequest } from '../store/types.js';
+import type { MaybePromise } from '../store/version-codec.js';
 
 /** A declared subresource a write goes through. */
 export interface WriteSubresource {
@@ -25,9 +28,12 @@ export interface WriteState {
   readonly sub: WriteSubresource | undefined;
   /** The stored object (frozen); absent on create. */
   readonly current: KubeObject | undefined;
-  /** The stored object as the request sees it (the parent, or its Scale); absent on create. */
+  /** The stored object in the view's kind (the parent, or its Scale), as admission sees it; absent on create. */
   readonly oldView: KubeObject | undefined;
-  /** What the transform produced, in the view's kind: defaulted and admitted before it becomes the object. */
+  /**
+   * What the transform produced, in the view's kind: defaulted (in the request's
+   * version), converted to the storage version, and admitted before it becomes the object.
+   */
   view: KubeObject;
   /** The object to store; the reset-fields step makes it from the view (and the stored object). */
   object: KubeObject;
@@ -48,10 +54,20 @@ export interface WriteStep {
   run(state: WriteState): void | Promise<void>;
 }
 
-/** The view of a stored object a subresource reads and writes: the object itself, or its Scale. */
+/** The view of a stored object a subresource reads and writes, in the storage version: the object itself, or its Scale. */
 export function viewOf(sub: WriteSubresource | undefined, obj: KubeObject): KubeObject {
   const scale = sub?.declaration.scale;
   return scale === undefined ? obj : scaleOf(obj, scale);
+}
+
+/**
+ * The view of a stored object in the version the request addresses: the parent
+ * through the kind's codec, or its Scale (computed from the stored version's
+ * paths, the same in every version). What a transform starts from and a write answers.
+ */
+export function requestViewOf(ctx: StoreContext, sub: WriteSubresource | undefined, stored: KubeObject): MaybePromise<KubeObject> {
+  const scale = sub?.declaration.scale;
+  return scale === undefined ? ctx.codec.fromStorage(stored) : scaleOf(stored, scale);
 }
 
 /** The view has the parent's kind (main resource, status, finalize), so the kind's own hooks apply to it. */

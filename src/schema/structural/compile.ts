@@ -8,8 +8,9 @@
 //   - `{allOf: [{$ref: X}], ...}` (the v3 wrapper) is the same as `{$ref: X, ...}`;
 //   - a reference with fields of its own beside it is an overlay: definition X's
 //     schema with those fields on top (a property's patch strategy, default);
-//   - a dangling reference, or a definition that is only a reference back to
-//     itself, is a schema with nothing in it (checks nothing, as before).
+//   - a dangling reference is a schema with nothing in it but the name it refers
+//     to (checks nothing; publishing writes the reference back), and a definition
+//     that is only a reference back to itself is the empty schema.
 // Definitions are compiled when first reached and memoized per table, so a kind's
 // schema costs what its reachable definitions cost, once (lazy: cold start pays
 // nothing for kinds nobody writes).
@@ -25,6 +26,8 @@ interface Compiler {
   readonly named: Map<string, Structural>;
   /** Definitions that are bare references, while they resolve (an alias chain back to itself ends here). */
   readonly resolving: Set<string>;
+  /** The empty node of each dangling reference, by the name it refers to. */
+  readonly dangling: Map<string, Structural>;
 }
 
 const compilers = new WeakMap<Definitions, Compiler>();
@@ -32,7 +35,7 @@ const compilers = new WeakMap<Definitions, Compiler>();
 function compilerFor(definitions: Definitions): Compiler {
   let c = compilers.get(definitions);
   if (c === undefined) {
-    c = { definitions, named: new Map(), resolving: new Set() };
+    c = { definitions, named: new Map(), resolving: new Set(), dangling: new Map() };
     compilers.set(definitions, c);
   }
   return c;
@@ -139,8 +142,7 @@ function compileNode(c: Compiler, raw: OpenApiSchema): Structural {
   if (!isRecord(raw)) return EMPTY_STRUCTURAL;
   const ref = referenceOf(raw);
   if (ref === undefined) return fillNode(c, emptyNode(undefined), raw);
-  const target = compileNamed(c, ref.name);
-  if (target === undefined) return EMPTY_STRUCTURAL;
+  const target = compileNamed(c, ref.name) ?? danglingNode(c, ref.name);
   if (ref.siblings === undefined) return target;
   // An overlay: the definition's schema with the property's own fields on top. Its
   // inline parts are compiled again (references inside stay shared), so it is a
@@ -150,6 +152,20 @@ function compileNode(c: Compiler, raw: OpenApiSchema): Structural {
   const node = fillNode(c, emptyNode(target.name), merged);
   node.overlay = Object.freeze(ref.siblings);
   if (referenceOf(base ?? {}) !== undefined) copyStructure(node, target);
+  return node;
+}
+
+/**
+ * A reference to a definition the table lacks: a schema with nothing in it that
+ * keeps the name, so publishing writes the reference back (a custom table may
+ * refer to built-in meta types it does not copy in; the document has them).
+ */
+function danglingNode(c: Compiler, name: string): Structural {
+  let node = c.dangling.get(name);
+  if (node === undefined) {
+    node = Object.freeze(emptyNode(name));
+    c.dangling.set(name, node);
+  }
   return node;
 }
 

@@ -3,3 +3,7 @@
 export * from './structural.js';
 export { compileStructural, EMPTY_STRUCTURAL, isBuiltinTable, NO_VALUE_VALIDATION, structuralDefinition, structuralOf } from './compile.js';
 export { toOpenApi } from './to-openapi.js';
+export { validateValueGroups, validateValues, type ValidateValuesOptions, type ValueErrors } from './validate-values.js';
+export { prune, type PruneOptions } from './prune.js';
+export { applyDefaults, pruneNonNullableNullsWithoutDefaults, validateDefaults, type DefaultOptions, type ValidateDefaultsOptions } from './default.js';
+export * as fieldSet from './field-set.js';

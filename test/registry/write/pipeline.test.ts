@@ -94,6 +94,8 @@ const scope = { namespace: 'ns', user: USER };
 test('the steps are declared once, in the issue\'s order', () => {
   expect(WRITE_STEPS.map((s) => s.name)).toEqual([
     'defaults',
+    // The storage codec: the steps before it run in the request's version, the ones after in the storage version.
+    'convert',
     'mutating admission',
     // kube's policy-based REST storage (RBAC escalation) wraps Create/Update after mutating admission.
     'authorize write',

@@ -1,8 +1,10 @@
 // events.k8s.io/v1 Event: the core/v1 Event, stored once and served in both
 // versions (kube stores events as core/v1). The newer version renames fields and
 // marks the old ones deprecated; the conversion is a renaming both ways, so a
-// client of either version sees the other's writes. Validation, defaults and
-// storage are core/v1's (registry/store/converted.ts).
+// client of either version sees the other's writes. A write is schema-validated
+// as events.k8s.io/v1 (eventTime is required there, as kube's ValidateEventCreate
+// requires it of events.k8s.io writes), then converted; the kind's rules and
+// storage are core/v1's (registry/store/version-codec.ts).
 import type { TableDefinition } from '../../../registry/table.js';
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';
@@ -47,16 +49,19 @@ function convertedTable(table: TableDefinition): TableDefinition {
   };
 }
 
-/** kube's field label conversion for events.k8s.io/v1: its own field names. */
-function selectableFields(ev: KubeObject): Record<string, string> {
-  const regarding = objectAt(ev, 'regarding');
+/**
+ * kube's field label conversion for events.k8s.io/v1 (AddFieldLabelConversionsForEvent):
+ * its own field names, read from the stored core/v1 object, so selectors need no conversion.
+ */
+function selectableFields(core: KubeObject): Record<string, string> {
+  const involved = objectAt(core, 'involvedObject');
   const fields: Record<string, string> = {};
-  for (const f of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']) fields[`regarding.${f}`] = stringAt(regarding, f);
+  for (const f of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']) fields[`regarding.${f}`] = stringAt(involved, f);
   return {
     ...fields,
-    reason: stringAt(ev, 'reason'),
-    reportingController: stringAt(ev, 'reportingController'),
-    type: stringAt(ev, 'type'),
+    reason: stringAt(core, 'reason'),
+    reportingController: stringAt(core, 'reportingComponent'),
+    type: stringAt(core, 'type'),
   };
 }
 

@@ -6,6 +6,7 @@
 // false skips the webhook even after errors, otherwise any error is the answer.
 import { CelCompileError, CelEvaluationError, CostLimitExceeded, createCelEnvironment, declTypeOf, type CelEnvironment, type DeclType, type Program } from '../../../cel/index.js';
 import type { DeclField } from '../../../cel/schema-types.js';
+import { compileStructural } from '../../../schema/structural/index.js';
 import { duplicate, invalidValue, path as rootPath, required, tooMany, type FieldError, type FieldPath } from '../../../schema/field-errors.js';
 import { EXPRESSION_SIZE_LIMIT, PER_CALL_LIMIT } from '../../authn/jwt-cel.js';
 import { aggregateMessage } from './errors.js';
@@ -68,7 +69,7 @@ let env: CelEnvironment | undefined;
 /** kube's authorization compiler checks no estimated cost; only the per-call limit applies. */
 function environment(): CelEnvironment {
   if (env === undefined) {
-    const type = declTypeOf(REQUEST_SCHEMA, 'kubernetes.SubjectAccessReviewSpec');
+    const type = declTypeOf(compileStructural(REQUEST_SCHEMA), 'kubernetes.SubjectAccessReviewSpec');
     if (type === undefined) throw new Error('SubjectAccessReviewSpec has no CEL type');
     env = createCelEnvironment({ variables: [{ name: 'request', type: withKubeNames(type, new Map()) }], costLimit: Infinity, perCallLimit: PER_CALL_LIMIT });
   }

@@ -1,4 +1,6 @@
-// Mutating admission on the view the client addressed (a Scale for scale writes).
+// Mutating admission on the view the client addressed (a Scale for scale writes),
+// in the storage version and named by the request's kind, as kube's plugins see
+// its internal object (a webhook would get it converted to the version it asks for).
 import { attributesOf, type WriteStep } from '../state.js';
 
 export const mutatingAdmission: WriteStep = {

@@ -207,7 +207,7 @@ class RuleCompiler {
       this.report(v, at.index(i), compiled, compiled.program === undefined ? 0 : compiled.program.estimatedCost * cardinality);
       return compiled;
     });
-    this.nodes.set(v.node, { node: v.node, decl: info.decl, rules, error: undefined });
+    this.nodes.set(v.node, { node: v.node, decl: envs.decl, rules, error: undefined });
   }
 
   /** The CELErrors of one rule, in validation.go's order. */

@@ -31,7 +31,7 @@ import { parseGoDurationNanos } from '../go-duration.js';
 import { goQuote } from '../go-quote.js';
 import { daysIn } from '../go-time.js';
 import { SELF_DECODING } from '../typed-values.js';
-import { compareGoStrings } from './prune.js';
+import { compareGoStrings } from '../go-strings.js';
 import type { NestedValueValidation, Structural, ValueValidation } from './structural.js';
 
 export interface ValidateValuesOptions {

@@ -4,7 +4,8 @@
 // (`i:`). Elements have one total order, the one SMD keeps sets sorted by and
 // writes fieldsV1 in: every field before every key before every value before
 // every index, and within a kind by name, key fields, value or number.
-import { compareStrings, encodeName, encodeValue, goNumber, goQuote, type JsonValue, wellFormed } from './json-text.js';
+import { compareGoStrings as compareStrings } from '../../go-strings.js';
+import { encodeName, encodeValue, goNumber, goQuote, type JsonValue, wellFormed } from './json-text.js';
 
 export interface FieldElement {
   readonly kind: 'field';

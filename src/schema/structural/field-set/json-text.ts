@@ -6,6 +6,8 @@
 // U+2028/U+2029 escaped, map keys sorted). Conflict messages print paths with Go's
 // fmt verbs (%q strings, %v numbers), reproduced here too.
 
+import { compareGoStrings } from '../../go-strings.js';
+
 /** A JSON value as a path element carries it (list-map key values, set items). */
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
@@ -27,21 +29,16 @@ function escapeControl(code: number): string {
 
 /** A key-field name inside `k:{...}`: quotes, backslashes and control characters only. */
 export function encodeName(s: string): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x22 || c === 0x5c) out += `\\${s[i]}`;
-    else if (c === 0x0a) out += '\\n';
-    else if (c === 0x0d) out += '\\r';
-    else if (c === 0x09) out += '\\t';
-    else if (c < 0x20) out += escapeControl(c);
-    else out += s[i];
-  }
-  return `${out}"`;
+  return quoted(s, false);
 }
 
 /** A string value, as encoding/json writes it with HTML escaping on. */
 function encodeValueString(s: string): string {
+  return quoted(s, true);
+}
+
+/** A JSON string; `html` adds encoding/json's escapes of <, >, & and U+2028/U+2029. */
+function quoted(s: string, html: boolean): string {
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -49,8 +46,8 @@ function encodeValueString(s: string): string {
     else if (c === 0x0a) out += '\\n';
     else if (c === 0x0d) out += '\\r';
     else if (c === 0x09) out += '\\t';
-    else if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26) out += escapeControl(c);
-    else if (c === 0x2028 || c === 0x2029) out += `\\u${c.toString(16)}`;
+    else if (c < 0x20 || (html && (c === 0x3c || c === 0x3e || c === 0x26))) out += escapeControl(c);
+    else if (html && (c === 0x2028 || c === 0x2029)) out += `\\u${c.toString(16)}`;
     else out += s[i];
   }
   return `${out}"`;
@@ -67,28 +64,8 @@ export function encodeValue(v: JsonValue): string {
   if (typeof v === 'number' || typeof v === 'boolean') return JSON.stringify(v);
   if (Array.isArray(v)) return `[${(v as readonly JsonValue[]).map(encodeValue).join(',')}]`;
   const obj = v as { readonly [key: string]: JsonValue };
-  const keys = Object.keys(obj).sort(compareStrings);
+  const keys = Object.keys(obj).sort(compareGoStrings);
   return `{${keys.map((k) => `${encodeValueString(k)}:${encodeValue(obj[k]!)}`).join(',')}}`;
-}
-
-/**
- * Go's strings.Compare on UTF-8 bytes is code point order; UTF-16 code unit order
- * differs only when a surrogate meets a unit at or above U+E000, fixed up here.
- */
-export function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    }
-    return x < y ? -1 : 1;
-  }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }
 
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;

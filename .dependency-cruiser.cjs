@@ -18,6 +18,7 @@
 //   codecs/                              bytes <-> objects
 //   errors/                              StatusError, StorageError, field errors
 //   schema/                              API vocabulary: GVK/GVR, objects, UserInfo, Verb, Scope
+//   features/                            --feature-gates: the gates in force, passed down from main.ts
 //   generated/                           generated data (OpenAPI, proto); imports nothing
 //
 // Inside storage/: etcd/, sqlite/ and memory/ import only kv.ts and errors/; only
@@ -59,49 +60,49 @@ const layers = [
   {
     name: 'server',
     path: dir('server'),
-    may: ['controllers', 'endpoints', 'apis', 'registry', 'auth', 'admission', 'storage', 'patch', 'cel', 'codecs', 'errors', 'schema', 'generated'].map(dir),
+    may: ['controllers', 'endpoints', 'apis', 'registry', 'auth', 'admission', 'storage', 'patch', 'cel', 'codecs', 'errors', 'schema', 'features', 'generated'].map(dir),
     why: 'top of the flow: server -> endpoints -> registry -> storage; it picks the storage backend from options',
   },
   {
     name: 'controllers',
     path: dir('controllers'),
-    may: [...['apis', 'registry', 'patch', 'cel', 'codecs', 'errors', 'schema', 'generated'].map(dir), STORAGE_CONTRACTS],
+    may: [...['apis', 'registry', 'patch', 'cel', 'codecs', 'errors', 'schema', 'features', 'generated'].map(dir), STORAGE_CONTRACTS],
     why: 'controllers are in-process clients: they read the kinds they drive (apis/) and call the registry, never the transport',
   },
   {
     name: 'endpoints',
     path: dir('endpoints'),
-    may: [...['registry', 'patch', 'cel', 'codecs', 'errors', 'schema', 'generated'].map(dir), STORAGE_CONTRACTS],
+    may: [...['registry', 'patch', 'cel', 'codecs', 'errors', 'schema', 'features', 'generated'].map(dir), STORAGE_CONTRACTS],
     why: 'HTTP <-> registry; generic, so no built-in group (apis/); authn/authz are server filters (§2) and admission runs inside the registry',
   },
   {
     name: 'apis',
     path: dir('apis'),
-    may: [...['registry', 'auth', 'admission', 'patch', 'cel', 'codecs', 'errors', 'schema', 'generated'].map(dir), STORAGE_CONTRACTS],
+    may: [...['registry', 'auth', 'admission', 'patch', 'cel', 'codecs', 'errors', 'schema', 'features', 'generated'].map(dir), STORAGE_CONTRACTS],
     why: 'STYLE §1: apis/ uses registry/ and schema/ (review kinds also use auth/), never endpoints/ or server/',
   },
   {
     name: 'registry',
     path: dir('registry'),
-    may: [...['admission', 'patch', 'cel', 'codecs', 'errors', 'schema', 'generated'].map(dir), STORAGE_CONTRACTS],
+    may: [...['admission', 'patch', 'cel', 'codecs', 'errors', 'schema', 'features', 'generated'].map(dir), STORAGE_CONTRACTS],
     why: 'registry -> storage, and it calls the admission chain in its write steps; it sees users as schema/user.ts, not through auth/',
   },
   {
     name: 'auth',
     path: dir('auth'),
-    may: [...['cel', 'codecs', 'errors', 'schema', 'generated'].map(dir), STORAGE_CONTRACTS],
+    may: [...['cel', 'codecs', 'errors', 'schema', 'features', 'generated'].map(dir), STORAGE_CONTRACTS],
     why: 'authn/authz run in server filters before any registry work; UserInfo and Verb come from schema/, which registry/ shares; the RBAC and Node authorizers keep their indexes from watches through the Storage contract alone',
   },
   {
     name: 'admission',
     path: dir('admission'),
-    may: ['patch', 'cel', 'codecs', 'errors', 'schema', 'generated'].map(dir),
+    may: ['patch', 'cel', 'codecs', 'errors', 'schema', 'features', 'generated'].map(dir),
     why: 'the registry calls admission, so admission may not call back up; lookups reach it as interfaces (AdmissionLookup)',
   },
   {
     name: 'storage',
     path: STORAGE_CORE,
-    may: ['codecs', 'errors', 'schema', 'generated'].map(dir),
+    may: ['codecs', 'errors', 'schema', 'features', 'generated'].map(dir),
     why: 'STYLE §1: storage/ imports nothing above it, and its contract does not know its backends or test suites',
   },
   {
@@ -146,6 +147,12 @@ const layers = [
     path: dir('schema'),
     may: [dir('generated')],
     why: 'the API vocabulary everyone shares (objects, GVK, UserInfo, Verb, Scope) over the generated OpenAPI',
+  },
+  {
+    name: 'features',
+    path: dir('features'),
+    may: [dir('generated')],
+    why: 'feature gates are a value built once in main.ts and passed down (STYLE §10: no hidden globals); they read only the generated gate table, so every layer may take one',
   },
   {
     name: 'generated',

@@ -18,7 +18,7 @@ import { hostname } from 'node:os';
 import { createApp } from './server/app.js';
 import { createChain } from './server/chain.js';
 import { registerHealthRoutes, checkOf } from './server/health.js';
-import { createApiMetrics, registerMetricsRoute } from './server/metrics.js';
+import { createApiMetrics, recordFeatureGates, registerMetricsRoute } from './server/metrics.js';
 import { OptionsError, helpText, parseOptions, type Options } from './server/options.js';
 import { validateFiles, type ValidatedFiles } from './server/options/validate-files.js';
 import { prepareCertificates } from './server/certificates.js';
@@ -64,6 +64,7 @@ import { isStatusError } from './errors/status-error.js';
 import { createServiceAllocator, firstServiceIP, type ServiceAllocator } from './apis/core/v1/service-allocation.js';
 import { createObjectStore } from './storage/object-store.js';
 import { createCacher } from './storage/cacher/index.js';
+import { createFeatureGates } from './features/feature-gates.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -84,6 +85,8 @@ export interface StartHooks {
 }
 
 export async function startServer(options: Options, files: ValidatedFiles, logger: Logger, hooks: StartHooks = {}): Promise<RunningServer> {
+  // The one FeatureGates of this server, handed to everything a gate changes.
+  const featureGates = createFeatureGates(options.featureGates);
   // --authentication-config is read and checked before anything is written: a bad file is one start line.
   const authenticationConfig =
     options.authenticationConfigFile === undefined
@@ -109,6 +112,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
       })
     : createObjectStore({ kv });
   const metrics = createApiMetrics();
+  recordFeatureGates(metrics, featureGates);
   // Authorization from the flags or --authorization-config (server/authorization.ts):
   // one mode decides for the filter chain, answers the access reviews and lists rules.
   const authorization = await createServerAuthorization({ options, files, storage, logger, metrics: metrics.registry, apiServerId: apiserverIdentity(hostname()) });
@@ -245,7 +249,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   registerDiscoveryRoutes(app, { catalog, serverAddress: new URL(url).host });
   const openapi = createOpenApi({ catalog });
   registerOpenApiRoutes(app, openapi);
-  installResources(app, { registry, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds });
+  installResources(app, { registry, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds, featureGates });
 
   const inFlight = trackInFlight(app);
   // No request is decided before RBAC has read the policy (kube waits for its informers).
@@ -376,6 +380,8 @@ export async function main(argv: string[]): Promise<void> {
   // stdout. The fatal paths flush it synchronously before they exit.
   const destination = pino.destination({ dest: 1, sync: false });
   const logger = pino({ level: options.verbosity >= 4 ? 'debug' : 'info', base: { component: 'kapi' } }, destination);
+  // component-base warns (klog) for every GA or deprecated gate a command line sets.
+  for (const warning of options.featureGateWarnings) logger.warn(warning);
   let inFlight: InFlight | undefined;
   const fatal: FatalOptions = {
     logger,

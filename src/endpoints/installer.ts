@@ -8,6 +8,7 @@
 // Bodies reach handlers as raw bytes; codecs decode them (body.ts). The discovery
 // routes (/api/<v>, /apis/<g>, /apis/<g>/<v>) win over these wildcards in
 // Fastify's router.
+import { DEFAULT_FEATURE_GATES, type FeatureGates } from '../features/feature-gates.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
@@ -41,6 +42,8 @@ export interface InstallOptions {
   readonly checkSchema?: SchemaChecker;
   /** --min-request-timeout: watches without timeoutSeconds last this long times [1, 2). Default 1800. */
   readonly minRequestTimeoutSeconds?: number;
+  /** --feature-gates; default kube 1.36's defaults. */
+  readonly featureGates?: FeatureGates;
 }
 
 /** Handlers by verb; a verb without one answers 405 even where a definition lists it. */
@@ -136,6 +139,7 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
   const codecs = opts.codecs ?? defaultCodecs;
   const minRequestTimeoutSeconds = opts.minRequestTimeoutSeconds ?? 1800;
   const checkSchema = opts.checkSchema ?? checkDefinitionSchema;
+  const featureGates = opts.featureGates ?? DEFAULT_FEATURE_GATES;
 
   async function dispatch(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const info = request.kapi?.info ?? resolveRequestInfo(request.method, request.url);
@@ -169,7 +173,7 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
     negotiateOutput({ accept: request.headers.accept, pretty: isPretty(request), codecs, type });
     const q = request.url.indexOf('?');
     const query = q < 0 ? NO_QUERY : new URLSearchParams(request.url.slice(q + 1));
-    return handler(request, reply, { definition: def, store, codecs, checkSchema, info, query, namespace, minRequestTimeoutSeconds });
+    return handler(request, reply, { definition: def, store, codecs, checkSchema, info, query, namespace, minRequestTimeoutSeconds, featureGates });
   }
 
   void app.register(async (scope) => {

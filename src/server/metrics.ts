@@ -2,7 +2,8 @@
 // alerts written for kube-apiserver read kapi unchanged. One registry per server
 // (never prom-client's global one) so tests can run several servers in a process.
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { FeatureGates } from '../features/feature-gates.js';
 import type { RequestInfo } from '../endpoints/context.js';
 
 const LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
@@ -105,4 +106,19 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: ApiMetrics):
     reply.header('Content-Type', metrics.registry.contentType);
     return reply.send(await metrics.registry.metrics());
   });
+}
+
+/**
+ * kubernetes_feature_enabled{name,stage}: 1 or 0 per known gate, as component-base's
+ * featuregate.AddMetrics records it (metrics/prometheus/feature); stage is the
+ * PreRelease string, '' for GA.
+ */
+export function recordFeatureGates(metrics: ApiMetrics, gates: FeatureGates): void {
+  const gauge = new Gauge({
+    name: 'kubernetes_feature_enabled',
+    help: 'This metric records the data about the stage and enablement of a k8s feature.',
+    labelNames: ['name', 'stage'],
+    registers: [metrics.registry],
+  });
+  for (const gate of gates.all()) gauge.set({ name: gate.name, stage: gate.stage }, gate.enabled ? 1 : 0);
 }

@@ -13,6 +13,7 @@ import { OptionsError } from './options/options-error.js';
 import { controllersFlagProblems, DEFAULT_CONTROLLERS } from './controller-names.js';
 import { parseIpRange, parsePortRange, type IpRange, type PortRange } from '../apis/core/v1/service-allocation.js';
 import { DEFAULT_PREFERRED_ADDRESS_TYPES } from '../apis/core/v1/kubelet-client.js';
+import { parseFeatureGates, type FeatureName } from '../features/feature-gates.js';
 
 export { helpText } from './options/flags.js';
 export { OptionsError } from './options/options-error.js';
@@ -86,6 +87,10 @@ export interface Options {
   readonly serviceClusterIPRange: IpRange;
   readonly serviceNodePortRange: PortRange;
   readonly serviceAccount: ServiceAccountOptions;
+  /** --feature-gates as set (checked against kube 1.36's table); main.ts builds the FeatureGates from it. */
+  readonly featureGates: ReadonlyMap<FeatureName, boolean>;
+  /** kube's warnings for GA and deprecated gates that were set; logged once at start. */
+  readonly featureGateWarnings: readonly string[];
   /** klog's -v. */
   readonly verbosity: number;
   /** --help: print helpText() and exit 0; nothing else was validated. */
@@ -128,6 +133,20 @@ export interface OidcFlags {
 }
 
 const OIDC_SIGNING_ALGS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
+
+/**
+ * --feature-gates (component-base's featuregate Set): each problem is pflag's
+ * `invalid argument "<value>" for "--feature-gates" flag: <kube's error>`, the
+ * value shortened so a huge flag cannot make a huge line.
+ */
+function featureGatesOption(read: Reader): { featureGates: ReadonlyMap<FeatureName, boolean>; warnings: readonly string[] } {
+  const values = read.all('feature-gates');
+  const parsed = parseFeatureGates(values);
+  const given = values.join(',');
+  const shown = given.length > 200 ? `${given.slice(0, 200)}...` : given;
+  for (const problem of parsed.problems) read.problems.push(`invalid argument ${JSON.stringify(shown)} for "--feature-gates" flag: ${problem}`);
+  return { featureGates: parsed.set, warnings: parsed.warnings };
+}
 
 function controllersOption(read: Reader): readonly string[] {
   const list = read.list('controllers', [...DEFAULT_CONTROLLERS]);
@@ -198,6 +217,11 @@ class Reader {
   string(name: string, fallback: string): string {
     const all = this.values.get(name);
     return all === undefined ? fallback : all[all.length - 1]!;
+  }
+
+  /** Every occurrence, in order (flags whose repeats accumulate, like pflag's maps). */
+  all(name: string): readonly string[] {
+    return this.values.get(name) ?? [];
   }
 
   optionalPath(name: string, cwd: string): string | undefined {
@@ -453,6 +477,7 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
   const verbosity = read.int('v', 0);
   if (verbosity < 0) read.problems.push(`-v ${verbosity} must be a non-negative integer`);
 
+  const gates = featureGatesOption(read);
   const serving = servingOptions(read);
   const options: Options = {
     ...serving,
@@ -485,6 +510,8 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
     minRequestTimeoutSeconds,
     watchCache: watchCacheOptions(read),
     shutdownDelayMs,
+    featureGates: gates.featureGates,
+    featureGateWarnings: gates.warnings,
     verbosity,
     help,
   };

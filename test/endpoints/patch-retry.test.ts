@@ -3,6 +3,7 @@
 // conflict with a resourceVersion the patch itself set is the answer. The race is
 // real: a storage wrapper lets another writer win between the read and the
 // compare-and-swap of the patch's first attempt.
+import { DEFAULT_FEATURE_GATES } from '../../src/features/feature-gates.js';
 import fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { createAdmissionChain } from '../../src/admission/chain.js';
@@ -92,6 +93,7 @@ beforeEach(async () => {
       query: new URLSearchParams(request.url.split('?')[1] ?? ''),
       namespace: 'default',
       minRequestTimeoutSeconds: 1800,
+      featureGates: DEFAULT_FEATURE_GATES,
     };
     return patchHandler(request, reply, scope);
   });

@@ -43,6 +43,8 @@ const DEFAULTS: Options = {
   serviceClusterIPRange: { cidr: '10.0.0.0/24', base: 167772160, size: 256 },
   serviceNodePortRange: { text: '30000-32767', base: 30000, size: 2768 },
   serviceAccount: { issuer: 'https://kubernetes.default.svc.cluster.local', signingKeyFile: undefined, keyFile: undefined, apiAudiences: [], lookup: true },
+  featureGates: new Map(),
+  featureGateWarnings: [],
   verbosity: 0,
   help: false,
 };

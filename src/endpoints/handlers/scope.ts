@@ -1,6 +1,7 @@
 // What every verb handler receives from the installer: the resolved resource, its
 // store, the codecs, and the request's query and effective namespace. Handlers are
 // generic (STYLE §3): everything resource-specific comes from the definition.
+import type { FeatureGates } from '../../features/feature-gates.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CodecRegistry } from '../../codecs/registry.js';
 import type { ResourceDefinition } from '../../registry/define-resource.js';
@@ -30,6 +31,8 @@ export interface HandlerScope {
   readonly namespace: string;
   /** --min-request-timeout, for watches that name no timeoutSeconds. */
   readonly minRequestTimeoutSeconds: number;
+  /** --feature-gates (WatchList decides whether sendInitialEvents is accepted). */
+  readonly featureGates: FeatureGates;
 }
 
 export type Handler = (request: FastifyRequest, reply: FastifyReply, scope: HandlerScope) => Promise<FastifyReply>;

@@ -372,6 +372,10 @@ function validateWatchOptions(scope: HandlerScope): boolean | undefined {
   const sendInitialEvents = q.has('sendInitialEvents') ? boolParam(q, 'sendInitialEvents') : undefined;
   const match = q.get('resourceVersionMatch') ?? '';
   const errs: FieldError[] = [];
+  // kube's ValidateListOptions: streaming lists exist only with the WatchList gate (beta, on in 1.36).
+  if (sendInitialEvents !== undefined && !scope.featureGates.enabled('WatchList')) {
+    errs.push(forbiddenField(path('sendInitialEvents'), 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
+  }
   if (sendInitialEvents !== undefined) {
     if (match !== 'NotOlderThan') errs.push(forbiddenField(path('resourceVersionMatch'), 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
   }

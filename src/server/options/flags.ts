@@ -192,6 +192,13 @@ export const FLAGS: readonly FlagSpec[] = [
     usage:
       'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure. Graceful termination starts after this delay has elapsed. This can be used to allow load balancer to stop sending traffic to this server.',
   },
+  {
+    name: 'feature-gates',
+    kind: 'string',
+    defaultText: '',
+    usage:
+      'A set of key=value pairs that describe feature gates for alpha/experimental features, comma separated (kube 1.36\'s gates, stages and defaults; repeats accumulate). AllAlpha=true|false and AllBeta=true|false set every alpha or beta gate not named. A gate locked to its default refuses the other value; an unknown gate stops the start.',
+  },
   { name: 'v', shorthand: 'v', kind: 'int', defaultText: '0', usage: 'Number for the log level verbosity.' },
   { name: 'help', shorthand: 'h', kind: 'bool', defaultText: '', usage: 'help for kapi' },
 ];
@@ -206,7 +213,6 @@ export const NOT_YET_SUPPORTED: ReadonlySet<string> = new Set([
   'disable-admission-plugins',
   'admission-control-config-file',
   'runtime-config',
-  'feature-gates',
   'encryption-provider-config',
   'audit-log-path',
   'audit-policy-file',

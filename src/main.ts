@@ -245,7 +245,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   registerDiscoveryRoutes(app, { catalog, serverAddress: new URL(url).host });
   const openapi = createOpenApi({ catalog });
   registerOpenApiRoutes(app, openapi);
-  installResources(app, { registry, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds });
+  installResources(app, { registry, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds, responseCompression: options.responseCompression });
 
   const inFlight = trackInFlight(app);
   // No request is decided before RBAC has read the policy (kube waits for its informers).

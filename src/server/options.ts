@@ -86,6 +86,12 @@ export interface Options {
   readonly serviceClusterIPRange: IpRange;
   readonly serviceNodePortRange: PortRange;
   readonly serviceAccount: ServiceAccountOptions;
+  /**
+   * kube's APIResponseCompression feature gate (beta, on by default since 1.16):
+   * resource answers over 128 KiB are gzipped for clients that ask. No flag sets it
+   * yet; --feature-gates will.
+   */
+  readonly responseCompression: boolean;
   /** klog's -v. */
   readonly verbosity: number;
   /** --help: print helpText() and exit 0; nothing else was validated. */
@@ -485,6 +491,8 @@ export function parseOptions(argv: readonly string[], env: ParseEnvironment = { 
     minRequestTimeoutSeconds,
     watchCache: watchCacheOptions(read),
     shutdownDelayMs,
+    // APIResponseCompression: --feature-gates (being added) sets this one value.
+    responseCompression: true,
     verbosity,
     help,
   };

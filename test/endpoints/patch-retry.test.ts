@@ -92,6 +92,7 @@ beforeEach(async () => {
       query: new URLSearchParams(request.url.split('?')[1] ?? ''),
       namespace: 'default',
       minRequestTimeoutSeconds: 1800,
+      responseCompression: true,
     };
     return patchHandler(request, reply, scope);
   });

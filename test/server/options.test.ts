@@ -37,6 +37,7 @@ const DEFAULTS: Options = {
   authorizationConfigFile: undefined,
   requestTimeoutMs: 60_000,
   minRequestTimeoutSeconds: 1800,
+  responseCompression: true,
   watchCache: { enabled: true, historyWindowMs: 300_000, maxEvents: 100_000 },
   shutdownDelayMs: 0,
   advertiseAddress: '192.0.2.7',

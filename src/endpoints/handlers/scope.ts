@@ -30,6 +30,8 @@ export interface HandlerScope {
   readonly namespace: string;
   /** --min-request-timeout, for watches that name no timeoutSeconds. */
   readonly minRequestTimeoutSeconds: number;
+  /** Answers over 128 KiB may be gzipped (kube's APIResponseCompression gate; compression.ts). */
+  readonly responseCompression: boolean;
 }
 
 export type Handler = (request: FastifyRequest, reply: FastifyReply, scope: HandlerScope) => Promise<FastifyReply>;

@@ -22,6 +22,7 @@ const modules: Array<() => Promise<{ bench: Bench }>> = [
   () => import('./watch-cache-chunked-list.js'),
   () => import('./authz.js'),
   () => import('./schema-model.js'),
+  () => import('./gzip.js'),
 ];
 
 export async function main(args: readonly string[]): Promise<void> {

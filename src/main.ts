@@ -249,7 +249,12 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
   registerDiscoveryRoutes(app, { catalog, serverAddress: new URL(url).host });
   const openapi = createOpenApi({ catalog });
   registerOpenApiRoutes(app, openapi);
-  installResources(app, { registry, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds, featureGates });
+  installResources(app, {
+    registry,
+    minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+    featureGates,
+    responseCompression: featureGates.enabled('APIResponseCompression'),
+  });
 
   const inFlight = trackInFlight(app);
   // No request is decided before RBAC has read the policy (kube waits for its informers).

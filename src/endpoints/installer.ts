@@ -29,6 +29,7 @@ import { addWarnings, type Handler, type SchemaChecker } from './handlers/scope.
 import { updateHandler } from './handlers/update.js';
 import { watchHandler } from './handlers/watch.js';
 import { negotiateOutput, isPretty } from './negotiation.js';
+import { installResponseCompression } from './compression.js';
 import { pathProblem, resolveRequestInfo } from './request-info.js';
 
 /** kube-apiserver's default --max-request-bytes for a request body. */
@@ -44,6 +45,11 @@ export interface InstallOptions {
   readonly minRequestTimeoutSeconds?: number;
   /** --feature-gates; default kube 1.36's defaults. */
   readonly featureGates?: FeatureGates;
+  /**
+   * kube's APIResponseCompression feature gate (beta, on by default): answers over
+   * 128 KiB are gzipped for clients that ask (compression.ts). Default true.
+   */
+  readonly responseCompression?: boolean;
 }
 
 /** Handlers by verb; a verb without one answers 405 even where a definition lists it. */
@@ -140,6 +146,7 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
   const minRequestTimeoutSeconds = opts.minRequestTimeoutSeconds ?? 1800;
   const checkSchema = opts.checkSchema ?? checkDefinitionSchema;
   const featureGates = opts.featureGates ?? DEFAULT_FEATURE_GATES;
+  const responseCompression = opts.responseCompression ?? true;
 
   async function dispatch(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const info = request.kapi?.info ?? resolveRequestInfo(request.method, request.url);
@@ -173,11 +180,13 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
     negotiateOutput({ accept: request.headers.accept, pretty: isPretty(request), codecs, type });
     const q = request.url.indexOf('?');
     const query = q < 0 ? NO_QUERY : new URLSearchParams(request.url.slice(q + 1));
-    return handler(request, reply, { definition: def, store, codecs, checkSchema, info, query, namespace, minRequestTimeoutSeconds, featureGates });
+    return handler(request, reply, { definition: def, store, codecs, checkSchema, info, query, namespace, minRequestTimeoutSeconds, featureGates, responseCompression });
   }
 
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
+    // Here, not on the root: kube compresses only what its resource handlers serialize (not discovery, OpenAPI or /metrics).
+    if (responseCompression) installResponseCompression(scope);
     scope.addContentTypeParser('*', async (request: FastifyRequest, payload: Readable) => {
       // A declared length far over the limit is answered at once: waiting for bytes
       // that would be refused anyway only holds the connection until the request

@@ -9,12 +9,17 @@
 // 10,000-item list does not stall every other request. The bytes are exactly the
 // codec's encode(list). A list that fits in one chunk goes out as one body with its
 // Content-Length, as before; JSON with ?pretty, YAML and Tables keep that path too.
+// When the answer may be gzipped (compression.ts), the first piece is gathered up to
+// kube's threshold before deciding, as kube's deferredResponseWriter buffers a
+// streaming encoder's output: a whole body is left to the compression hook, a longer
+// one streams through gzip.
 import { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CodecRegistry } from '../codecs/registry.js';
 import { listEncoding, type ListEncoding } from '../codecs/list-encoding.js';
 import { answerTargetFor } from './negotiation.js';
+import { GZIP_THRESHOLD_BYTES, gzipStream, markGzip } from './compression.js';
 
 /** Bytes per write: large enough that per-chunk costs vanish, small enough to stay off the big-object heap. */
 export const CHUNK_BYTES = 64 * 1024;
@@ -116,24 +121,76 @@ export async function sendList(
     codecs: CodecRegistry;
     /** Default SLICE_MS; tests pass 0 so that every item is a slice of its own. */
     sliceMs?: number;
+    /** The answer may be gzipped: compression is on and the client's Accept-Encoding names gzip. */
+    gzip?: boolean;
   },
 ): Promise<boolean> {
   const sliceMs = opts.sliceMs ?? SLICE_MS;
+  const gzip = opts.gzip === true;
   const target = answerTargetFor(request, opts.list, opts.codecs);
   if (target.table !== undefined) return false;
   const enc = listEncoding(target.codec, opts.list);
   if (enc === undefined) return false;
   reply.code(200).header('Content-Type', target.codec.mediaType);
   if (enc.needsItemsLength) {
-    await sendMeasured({ request, reply, enc, sliceMs });
+    await sendMeasured({ request, reply, enc, sliceMs, gzip });
     return true;
   }
   // The first chunk is made here: a list that fits in it is sent whole, with its Content-Length.
   const head = enc.head(0);
-  const { pieces, size, next } = collect(enc, 0, { limit: CHUNK_BYTES - head.length, sliceStart: performance.now(), sliceMs });
-  if (next >= enc.count) reply.send(Buffer.concat([head, ...pieces, enc.tail], head.length + size + enc.tail.length));
-  else reply.send(new ListStream(enc, next, Buffer.concat([head, ...pieces], head.length + size), sliceMs));
+  const first = gzip
+    ? await collectPastThreshold({ request, reply, enc, head, sliceMs })
+    : collect(enc, 0, { limit: CHUNK_BYTES - head.length, sliceStart: performance.now(), sliceMs });
+  if (first === undefined) return true;
+  const { pieces, size, next } = first;
+  if (next >= enc.count) {
+    // Whole: the compression hook gzips it if it is over the threshold.
+    reply.send(Buffer.concat([head, ...pieces, enc.tail], head.length + size + enc.tail.length));
+    return true;
+  }
+  const stream = new ListStream(enc, next, Buffer.concat([head, ...pieces], head.length + size), sliceMs);
+  // Items remain, so with gzip the body is past the threshold already.
+  reply.send(gzip ? compressed(reply, stream) : stream);
   return true;
+}
+
+function compressed(reply: FastifyReply, stream: Readable): Readable {
+  markGzip(reply);
+  return gzipStream(stream);
+}
+
+/**
+ * The first piece of a JSON list when it may be gzipped: items until the body
+ * passes kube's threshold (or ends), a slice at a time with the event loop free
+ * between slices. Undefined when the client went away (or the request timed out)
+ * meanwhile.
+ */
+async function collectPastThreshold(opts: {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  enc: ListEncoding;
+  head: Buffer;
+  sliceMs: number;
+}): Promise<{ pieces: Buffer[]; size: number; next: number } | undefined> {
+  const { request, reply, enc, head, sliceMs } = opts;
+  const pieces: Buffer[] = [];
+  let size = 0;
+  let next = 0;
+  // Past the threshold: the whole body, head and tail included, is then larger than it.
+  const limit = Math.max(CHUNK_BYTES, GZIP_THRESHOLD_BYTES + 1) - head.length;
+  for (;;) {
+    const got = collect(enc, next, { limit: limit - size, sliceStart: performance.now(), sliceMs });
+    pieces.push(...got.pieces);
+    size += got.size;
+    next = got.next;
+    if (next >= enc.count || size >= limit) return { pieces, size, next };
+    await nextTurn();
+    if (request.raw.destroyed || reply.raw.destroyed) {
+      reply.hijack();
+      return undefined;
+    }
+    if (reply.sent) return undefined;
+  }
 }
 
 /**
@@ -142,8 +199,8 @@ export async function sendList(
  * out in chunks. The items' bytes are the shared ones, so this holds no second copy,
  * only one reference per item.
  */
-async function sendMeasured(opts: { request: FastifyRequest; reply: FastifyReply; enc: ListEncoding; sliceMs: number }): Promise<void> {
-  const { request, reply, enc, sliceMs } = opts;
+async function sendMeasured(opts: { request: FastifyRequest; reply: FastifyReply; enc: ListEncoding; sliceMs: number; gzip: boolean }): Promise<void> {
+  const { request, reply, enc, sliceMs, gzip } = opts;
   // The items' Buffers as the first pass found them, so the second does not look them up again.
   const found: Buffer[] = new Array<Buffer>(enc.count);
   const measured: ListEncoding = { ...enc, item: (i) => found[i] ?? (found[i] = enc.item(i)) };
@@ -172,5 +229,7 @@ async function sendMeasured(opts: { request: FastifyRequest; reply: FastifyReply
     reply.send(Buffer.concat([...pieces, enc.tail]));
     return;
   }
-  reply.send(new ListStream(measured, 0, head, sliceMs));
+  const stream = new ListStream(measured, 0, head, sliceMs);
+  const total = head.length + itemsLength + enc.tail.length;
+  reply.send(gzip && total > GZIP_THRESHOLD_BYTES ? compressed(reply, stream) : stream);
 }

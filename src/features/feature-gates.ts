@@ -3,10 +3,11 @@
 // FeatureGates from the options and passes it to whatever a gate changes; nothing
 // reads gates from a global (STYLE §10). Parsing and its messages follow
 // k8s.io/component-base/featuregate/feature_gate.go (Set, SetFromMap, Enabled).
-// Read today: WatchList (endpoints/handlers/watch.ts). TODO(#24): wire the rest of
+// Read today: WatchList (endpoints/handlers/watch.ts), APIResponseCompression
+// (main.ts -> endpoints/compression.ts). TODO(#24): wire the rest of
 // the gated behaviours kapi has (HPAScaleToZero into autoscalingV2's parameter,
 // AuthorizeWithSelectors into the admission CEL environments, MutatingAdmissionPolicy
-// serving, APIResponseCompression, CBORServingAndStorage,
+// serving, CBORServingAndStorage,
 // AllowUnsafeMalformedObjectDeletion, DeclarativeValidation); the GA gates locked on
 // (StructuredAuthenticationConfiguration, ConsistentListFromCache, the resize gates)
 // cannot be turned off, so their constants already agree with the gate.

@@ -35,7 +35,7 @@ function quoteWarning(text: string): string {
   return `299 - "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-export async function createHarness(opts: { namespaces?: readonly string[] } = {}): Promise<Harness> {
+export async function createHarness(opts: { namespaces?: readonly string[]; responseCompression?: boolean } = {}): Promise<Harness> {
   const storage = createObjectStore({ kv: openMemoryKv() });
   let uid = 0;
   const catalog = createCatalog(exampleResources);
@@ -69,7 +69,7 @@ export async function createHarness(opts: { namespaces?: readonly string[] } = {
   });
   registerDiscoveryRoutes(app, { catalog, serverAddress: '127.0.0.1:6443' });
   registerOpenApiRoutes(app, createOpenApi({ catalog, now: () => NOW }));
-  installResources(app, { registry });
+  installResources(app, { registry, ...(opts.responseCompression === undefined ? {} : { responseCompression: opts.responseCompression }) });
   await app.ready();
   return { app, registry, storage, close: async () => { await app.close(); await storage.close(); } };
 }

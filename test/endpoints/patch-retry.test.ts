@@ -94,6 +94,7 @@ beforeEach(async () => {
       namespace: 'default',
       minRequestTimeoutSeconds: 1800,
       featureGates: DEFAULT_FEATURE_GATES,
+      responseCompression: true,
     };
     return patchHandler(request, reply, scope);
   });

@@ -11,6 +11,7 @@ import type { KubeList, KubeObject } from '../../schema/object.js';
 import type { ResourceVersionMatch } from '../../storage/storage.js';
 import { outputTargetFor, tableVersionFor, type NegotiatedOutput } from '../negotiation.js';
 import { sendList } from '../list-stream.js';
+import { acceptsGzip } from '../compression.js';
 import { asPartialMetadata } from '../partial-metadata.js';
 import { forbiddenField, path } from '../../schema/field-errors.js';
 import { intParam, invalidOptions } from './options.js';
@@ -72,6 +73,7 @@ export const listHandler: Handler = async (request, reply, scope) => {
   const list = await scope.store.list({ ...listOptionsFrom(scope), user: userOf(request) });
   const object = transformForAccept(request, scope, list);
   // Item by item where the codec allows it (list-stream.ts); Tables, YAML and ?pretty whole.
-  if (await sendList(request, reply, { list: object as KubeList, codecs: scope.codecs })) return reply;
+  const gzip = scope.responseCompression && acceptsGzip(request.headers['accept-encoding']);
+  if (await sendList(request, reply, { list: object as KubeList, codecs: scope.codecs, gzip })) return reply;
   return respond(request, reply, { code: 200, object, scope });
 };

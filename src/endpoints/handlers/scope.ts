@@ -33,6 +33,8 @@ export interface HandlerScope {
   readonly minRequestTimeoutSeconds: number;
   /** --feature-gates (WatchList decides whether sendInitialEvents is accepted). */
   readonly featureGates: FeatureGates;
+  /** Answers over 128 KiB may be gzipped (kube's APIResponseCompression gate; compression.ts). */
+  readonly responseCompression: boolean;
 }
 
 export type Handler = (request: FastifyRequest, reply: FastifyReply, scope: HandlerScope) => Promise<FastifyReply>;

@@ -47,6 +47,8 @@ export function kubectl(binary: { name: string; path: string }, kubeconfig: stri
         input: opts.input,
         encoding: 'utf8',
         timeout: 60_000,
+        // spawnSync's default (1 MiB) cuts a big `get -o json` short (5,000 ConfigMaps are ~2.5 MB).
+        maxBuffer: 256 * 1024 * 1024,
         env: { ...process.env, HOME: cacheDir, KUBECONFIG: kubeconfig },
       });
       return { code: res.status ?? -1, stdout: res.stdout ?? '', stderr: res.stderr ?? '' };

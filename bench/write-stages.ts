@@ -32,6 +32,7 @@ const CTX: WriteContext = {
   namespace: 'default',
   dryRun: false,
   subresource: '',
+  requestVersion: { group: 'apps', version: 'v1' },
 };
 
 interface Stage {

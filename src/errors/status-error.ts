@@ -147,12 +147,9 @@ export function invalid(gk: { group: string; kind: string }, name: string, error
   const qualifiedKind = gk.group === '' ? gk.kind : `${gk.kind}.${gk.group}`;
   // A cause carries the error's body without its field, which is the cause's own field (apimachinery's ErrorBody).
   const causes = errors.map((e) => ({ reason: e.type, message: e.field !== '' && e.message.startsWith(`${e.field}: `) ? e.message.slice(e.field.length + 2) : e.message, field: e.field }));
-  const summary =
-    errors.length === 0
-      ? ''
-      : errors.length === 1
-        ? `: ${errors[0]!.message}`
-        : `: [${errors.map((e) => e.message).join(', ')}]`;
+  // apimachinery's ToAggregate names a repeated text once; the causes keep every error.
+  const texts = [...new Set(errors.map((e) => e.message))];
+  const summary = texts.length === 0 ? '' : texts.length === 1 ? `: ${texts[0]!}` : `: [${texts.join(', ')}]`;
   const details: { name?: string; group?: string; kind: string; causes: StatusCause[] } = { kind: gk.kind, causes };
   if (name !== '') details.name = name;
   if (gk.group !== '') details.group = gk.group;

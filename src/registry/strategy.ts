@@ -28,6 +28,13 @@ export interface WriteContext {
   readonly dryRun: boolean;
   /** '' for the main resource; status, scale, finalize, ... */
   readonly subresource: string;
+  /**
+   * The group and version the request addressed (the served version), which may
+   * differ from the stored version the strategy reads: kube's rules for a kind
+   * served in several versions may depend on it (events: requestGroupVersion in
+   * ValidateEventCreate is strict for events.k8s.io/v1, lenient for core/v1).
+   */
+  readonly requestVersion: { readonly group: string; readonly version: string };
 }
 
 /**

@@ -77,6 +77,7 @@ async function begin(
       namespace: ctx.definition.scope === 'Namespaced' ? (request.namespace ?? '') : '',
       dryRun: request.dryRun === true,
       subresource: sub?.name ?? '',
+      requestVersion: { group: ctx.codec.served.group, version: ctx.codec.served.version },
     },
     sub,
     current,

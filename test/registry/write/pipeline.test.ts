@@ -126,10 +126,11 @@ test('create runs the steps in order: defaults before admission, system metadata
   expect(stored.status).toBeUndefined();
 });
 
-test('every hook receives the write\'s context: operation, user, injected clock, namespace, dry run, subresource', async () => {
+test('every hook receives the write\'s context: operation, user, injected clock, namespace, dry run, subresource, request version', async () => {
   await registry.store(def).create({ metadata: { name: 't' }, spec: {} }, { ...scope, dryRun: true });
   expect(contexts.length).toBeGreaterThan(0);
-  for (const ctx of contexts) expect(ctx).toEqual({ operation: 'CREATE', user: USER, now: NOW, namespace: 'ns', dryRun: true, subresource: '' });
+  const requestVersion = { group: 'example.test', version: 'v1' };
+  for (const ctx of contexts) expect(ctx).toEqual({ operation: 'CREATE', user: USER, now: NOW, namespace: 'ns', dryRun: true, subresource: '', requestVersion });
 });
 
 test('update runs the same list with prepareForUpdate; the stored status is kept whatever the body says', async () => {

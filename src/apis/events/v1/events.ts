@@ -4,7 +4,9 @@
 // client of either version sees the other's writes. A write is schema-validated
 // as events.k8s.io/v1 (eventTime is required there, as kube's ValidateEventCreate
 // requires it of events.k8s.io writes), then converted; the kind's rules and
-// storage are core/v1's (registry/store/version-codec.ts).
+// storage are core/v1's (registry/store/version-codec.ts), and those rules read the
+// write context's requestVersion to apply kube's strict events.k8s.io/v1 rules
+// (core/v1/events-validation.ts).
 import type { TableDefinition } from '../../../registry/table.js';
 import { defineResource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/object.js';

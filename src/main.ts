@@ -172,6 +172,7 @@ export async function startServer(options: Options, files: ValidatedFiles, logge
       rulesResolver: authorization.mode.rulesFor,
       escalation: authorization.escalation,
       authentication: { authenticator, apiAudiences: tokenKeys.apiAudiences },
+      hpa: { scaleToZero: featureGates.enabled('HPAScaleToZero') },
       // Bindings write pods through the registry (declared below; used only once requests arrive).
       podStore: () => registry.store(podsDefinition),
       podDisruptionBudgetStore: () => registry.store(podDisruptionBudgets),

@@ -14,6 +14,7 @@ import { appsV1 } from './apps/v1/index.js';
 import { eventsV1 } from './events/v1/index.js';
 import { autoscalingV1 } from './autoscaling/v1/index.js';
 import { autoscalingV2 } from './autoscaling/v2/index.js';
+import type { HpaFeatures } from './autoscaling/v2/hpa-validation.js';
 import { batchV1 } from './batch/v1/index.js';
 import { certificatesV1 } from './certificates/v1/index.js';
 import { networkingV1 } from './networking/v1/index.js';
@@ -30,11 +31,16 @@ import { flowcontrolV1 } from './flowcontrol/v1/index.js';
 import { resourceV1 } from './resource/v1/index.js';
 
 export type BuiltinDependencies = CoreV1Dependencies &
-  AuthorizationV1Dependencies & { readonly authentication?: AuthenticationV1Dependencies; readonly escalation?: EscalationGuard };
+  AuthorizationV1Dependencies & {
+    readonly authentication?: AuthenticationV1Dependencies;
+    readonly escalation?: EscalationGuard;
+    /** The feature gates HPA rules read (HPAScaleToZero); absent, kube's defaults. */
+    readonly hpa?: HpaFeatures;
+  };
 
 /** Every built-in resource the server serves. */
 export function builtinApis(deps: BuiltinDependencies): ResourceDefinition[] {
-  const autoscaling = autoscalingV2();
+  const autoscaling = autoscalingV2(deps.hpa);
   const horizontalPodAutoscalers = autoscaling.find((d) => d.plural === 'horizontalpodautoscalers')!;
   return [
     ...coreV1(deps),

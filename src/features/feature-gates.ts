@@ -4,11 +4,11 @@
 // reads gates from a global (STYLE §10). Parsing and its messages follow
 // k8s.io/component-base/featuregate/feature_gate.go (Set, SetFromMap, Enabled).
 // Read today: WatchList (endpoints/handlers/watch.ts), APIResponseCompression
-// (main.ts -> endpoints/compression.ts). TODO(#24): wire the rest of
-// the gated behaviours kapi has (HPAScaleToZero into autoscalingV2's parameter,
-// AuthorizeWithSelectors into the admission CEL environments, MutatingAdmissionPolicy
-// serving, CBORServingAndStorage,
-// AllowUnsafeMalformedObjectDeletion, DeclarativeValidation); the GA gates locked on
+// (main.ts -> endpoints/compression.ts), HPAScaleToZero (main.ts -> apis/autoscaling/v2).
+// TODO(#24): wire the rest of the gated behaviours kapi has (AuthorizeWithSelectors
+// into the admission CEL environments, MutatingAdmissionPolicy serving,
+// CBORServingAndStorage, AllowUnsafeMalformedObjectDeletion, DeclarativeValidation);
+// the GA gates locked on
 // (StructuredAuthenticationConfiguration, ConsistentListFromCache, the resize gates)
 // cannot be turned off, so their constants already agree with the gate.
 import { FEATURE_GATE_SPECS, type FeatureName, type FeatureSpec, type FeatureStage } from '../generated/feature-gates.js';

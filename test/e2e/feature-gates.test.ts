@@ -40,6 +40,38 @@ describe('a server started with --feature-gates', () => {
   });
 });
 
+describe('HPAScaleToZero (alpha, off by default)', () => {
+  const hpa = (name: string) => ({
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      minReplicas: 0,
+      maxReplicas: 3,
+      metrics: [{ type: 'Object', object: { describedObject: { apiVersion: 'v1', kind: 'Service', name: 'web' }, metric: { name: 'hits' }, target: { type: 'Value', value: '10' } } }],
+    },
+  });
+  const cases = [
+    { name: 'off: minReplicas 0 is refused as kube refuses it', args: [] as string[], want: 422 },
+    { name: 'on: minReplicas 0 is accepted', args: ['--feature-gates=HPAScaleToZero=true'], want: 201 },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      server = await startKapi({ args: c.args });
+      const creds = adminCredentials(server.kubeconfig);
+      const answer = await call(server, creds, {
+        method: 'POST',
+        path: '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers',
+        body: JSON.stringify(hpa('zero')),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(answer.status).toBe(c.want);
+      if (c.want === 422) expect(answer.json().details.causes.map((x: { field: string }) => x.field)).toContain('spec.minReplicas');
+    });
+  }
+});
+
 describe('a bad --feature-gates stops the start with one line', () => {
   const cases = [
     { name: 'an unknown gate', flag: '--feature-gates=NoSuchGate=true', want: 'unrecognized feature gate: NoSuchGate' },

@@ -5,8 +5,8 @@
 // k8s.io/component-base/featuregate/feature_gate.go (Set, SetFromMap, Enabled).
 // Read today: WatchList (endpoints/handlers/watch.ts), APIResponseCompression
 // (main.ts -> endpoints/compression.ts), HPAScaleToZero (main.ts -> apis/autoscaling/v2).
-// TODO(#24): wire the rest of the gated behaviours kapi has (AuthorizeWithSelectors
-// into the admission CEL environments, MutatingAdmissionPolicy serving,
+// AuthorizeWithSelectors is GA and locked on: the admission CEL environments have
+// its functions always. TODO(#24): wire the rest (MutatingAdmissionPolicy serving,
 // CBORServingAndStorage, AllowUnsafeMalformedObjectDeletion, DeclarativeValidation);
 // the GA gates locked on
 // (StructuredAuthenticationConfiguration, ConsistentListFromCache, the resize gates)

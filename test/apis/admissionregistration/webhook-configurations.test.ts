@@ -98,6 +98,11 @@ describe('validation', () => {
       webhooks: [hook({ matchConditions: [{ name: 'm', expression: "authorizer.group('').resource('pods').check('get').allowed()" }, { name: 'n', expression: 'params.x == 1' }] })],
       want: ['webhooks[0].matchConditions[1].expression: Invalid value: "params.x == 1": compilation failed: Unknown variable: params (at 1:1)'],
     },
+    {
+      name: 'valid: the authorizer\'s field and label selectors (AuthorizeWithSelectors, GA and locked on in 1.36)',
+      webhooks: [hook({ matchConditions: [{ name: 'm', expression: "authorizer.group('').resource('pods').fieldSelector('spec.nodeName=n1').labelSelector('app=web').check('list').allowed()" }] })],
+      want: [],
+    },
     { name: 'matchCondition not a bool', webhooks: [hook({ matchConditions: [{ name: 'm', expression: "'yes'" }] })], want: ['webhooks[0].matchConditions[0].expression: Invalid value: "\'yes\'": must evaluate to bool'] },
     {
       name: 'hostile: a matchCondition nested past the parser\'s stack is refused, not a 500',

@@ -31,7 +31,12 @@ function admissionEnvironment(scope: ExpressionScope): CelEnvironment {
       { name: 'namespaceObject', type: 'dyn' },
       { name: 'variables', type: 'map<string, dyn>' },
     ];
-    env = createCelEnvironment({ variables: scope === 'webhook' ? common : [...common, ...policy] });
+    env = createCelEnvironment({
+      variables: scope === 'webhook' ? common : [...common, ...policy],
+      // AuthorizeWithSelectors is GA and locked on in 1.36: no --feature-gates value
+      // can turn the authorizer's fieldSelector/labelSelector off, so it is not passed down.
+      featureGates: { authorizeWithSelectors: true },
+    });
     environments.set(scope, env);
   }
   return env;

@@ -7,7 +7,7 @@ import { OptionsError, parseOptions } from '../../src/server/options.js';
 const cases: { name: string; flag: string; problems?: string[]; warnings?: string[]; on?: FeatureName[]; off?: FeatureName[] }[] = [
   { name: 'empty', flag: '', on: ['WatchList'], off: ['CBORServingAndStorage'] },
   { name: 'beta off, alpha on', flag: 'WatchList=false,CBORServingAndStorage=true', on: ['CBORServingAndStorage'], off: ['WatchList'] },
-  { name: 'spaces trimmed, empty items skipped', flag: ' WatchList = false ,, MutatingAdmissionPolicy= true', on: ['MutatingAdmissionPolicy'], off: ['WatchList'] },
+  { name: 'spaces trimmed, empty items skipped', flag: ' WatchList = false ,, DeclarativeValidationTakeover= true', on: ['DeclarativeValidationTakeover'], off: ['WatchList'] },
   { name: 'Go booleans', flag: 'WatchList=F,CBORServingAndStorage=1', on: ['CBORServingAndStorage'], off: ['WatchList'] },
   { name: 'AllAlpha', flag: 'AllAlpha=true', on: ['CBORServingAndStorage', 'AllowUnsafeMalformedObjectDeletion', 'WatchList'] },
   { name: 'AllBeta=false, one beta kept', flag: 'AllBeta=false,DeclarativeValidation=true', on: ['DeclarativeValidation', 'AuthorizeWithSelectors'], off: ['WatchList', 'APIResponseCompression'] },

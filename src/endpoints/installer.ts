@@ -22,7 +22,7 @@ import { createHandler } from './handlers/create.js';
 import { deleteCollectionHandler, deleteHandler } from './handlers/delete.js';
 import { getHandler } from './handlers/get.js';
 import { listHandler } from './handlers/list.js';
-import { patchHandler } from './handlers/patch.js';
+import { acceptedPatchTypes, negotiatePatchType, patchHandler } from './handlers/patch.js';
 import { subresourceConnectHandler, subresourceCreateHandler, subresourceGetHandler, subresourceType, subresourceUpdateHandler } from './handlers/subresource.js';
 import { subresourcePatchHandler } from './handlers/subresource-patch.js';
 import { addWarnings, type Handler, type SchemaChecker } from './handlers/scope.js';
@@ -176,6 +176,11 @@ export function installResources(app: FastifyInstance, opts: InstallOptions): vo
     if (def.deprecationWarning !== undefined) addWarnings(request, [def.deprecationWarning]);
     // Negotiate the answer before any work: a 406 must not follow a write.
     const type = sub === undefined ? { apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind } : subresourceType(def, info.subresource);
+    // kube's patch handler refuses a patch type it does not take (415) before it negotiates the answer.
+    if (verb === 'patch' && sub === undefined) {
+      const contentType = request.headers['content-type'];
+      negotiatePatchType({ contentType: Array.isArray(contentType) ? contentType[0] : contentType, accepted: acceptedPatchTypes(def) });
+    }
     // A stream (pods/log) answers bytes of its own type, but kube negotiates as for the kind all the same.
     negotiateOutput({ accept: request.headers.accept, pretty: isPretty(request), codecs, type });
     const q = request.url.indexOf('?');

@@ -9,7 +9,8 @@
 // plain entry later in the list wins. Error bodies use encodeStatusFor.
 import type { FastifyRequest } from 'fastify';
 import type { Codec } from '../codecs/codec.js';
-import { PROTOBUF_MEDIA_TYPE, defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
+import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
+import { YAML_MEDIA_TYPE } from '../codecs/yaml.js';
 import type { WatchFramer } from '../codecs/framing.js';
 import { encodeShared } from '../codecs/shared-encoding.js';
 import { notAcceptable, unsupportedMediaType, type StatusBody } from '../errors/status-error.js';
@@ -33,7 +34,7 @@ export interface MediaRange {
 const parsedAccepts = new Map<string, readonly MediaRange[]>();
 const PARSED_ACCEPTS_MAX = 256;
 
-/** Parses an Accept header into ranges, best first (q, then specificity, then order). */
+/** Parses an Accept header into ranges in the order kube tries them (see parseAcceptUncached). */
 export function parseAccept(header: string): readonly MediaRange[] {
   let ranges = parsedAccepts.get(header);
   if (ranges === undefined) {
@@ -44,29 +45,58 @@ export function parseAccept(header: string): readonly MediaRange[] {
   return ranges;
 }
 
+/** strings.Trim(s, " "): goautoneg trims spaces only. */
+function trimSpaces(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && s.charCodeAt(a) === 0x20) a++;
+  while (b > a && s.charCodeAt(b - 1) === 0x20) b--;
+  return s.slice(a, b);
+}
+
+/** strconv.ParseFloat as goautoneg uses it: text it cannot read is q=0. */
+function parseQ(value: string): number {
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value)) return Number(value);
+  const word = value.toLowerCase().replace(/^[+-]/, '');
+  return word === 'inf' || word === 'infinity' ? (value.startsWith('-') ? -Infinity : Infinity) : 0;
+}
+
+/** goautoneg's ordering: higher q first, and a concrete type or subtype before a wildcard (whatever the q). */
+function before(a: MediaRange, b: MediaRange): boolean {
+  return a.q > b.q || (a.type !== '*' && b.type === '*') || (a.subtype !== '*' && b.subtype === '*');
+}
+
+/**
+ * kube's Accept parsing (goautoneg.ParseAccept): a bare `*` is the full wildcard, entries that
+ * are not type/subtype are dropped, types and parameter names keep their case,
+ * q=0 entries stay (kube only orders by q), and the order is Go's insertion sort
+ * with goautoneg's comparison, so ties keep the client's order.
+ */
 function parseAcceptUncached(header: string): MediaRange[] {
-  const ranges: { range: MediaRange; order: number }[] = [];
-  header.split(',').forEach((part, order) => {
-    const [full = '', ...rawParams] = part.split(';').map((s) => s.trim());
-    const slash = full.indexOf('/');
-    if (slash <= 0) return;
+  const ranges: MediaRange[] = [];
+  for (const part of header.split(',')) {
+    const [mediaRange = '', ...rawParams] = part.split(';');
+    const sp = mediaRange.split('/');
+    const type = trimSpaces(sp[0]!);
+    let subtype: string;
+    if (sp.length === 1 && type === '*') subtype = '*';
+    else if (sp.length === 2) subtype = trimSpaces(sp[1]!);
+    else continue;
     const params: Record<string, string> = {};
     let q = 1;
     for (const p of rawParams) {
       const eq = p.indexOf('=');
-      if (eq <= 0) continue;
-      const key = p.slice(0, eq).trim().toLowerCase();
-      const value = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
-      if (key === 'q') q = Number.isFinite(Number(value)) ? Number(value) : 0;
-      else params[key] = value;
+      if (eq < 0) continue;
+      const key = trimSpaces(p.slice(0, eq));
+      if (key === 'q') q = parseQ(p.slice(eq + 1));
+      else params[key] = trimSpaces(p.slice(eq + 1));
     }
-    ranges.push({ range: { type: full.slice(0, slash).toLowerCase(), subtype: full.slice(slash + 1).toLowerCase(), params, q }, order });
-  });
-  const specificity = (r: MediaRange): number => (r.type === '*' ? 0 : r.subtype === '*' ? 1 : 2);
-  return ranges
-    .filter(({ range }) => range.q > 0)
-    .sort((a, b) => b.range.q - a.range.q || specificity(b.range) - specificity(a.range) || a.order - b.order)
-    .map(({ range }) => range);
+    ranges.push({ type, subtype, params, q });
+  }
+  for (let i = 1; i < ranges.length; i++) {
+    for (let j = i; j > 0 && before(ranges[j]!, ranges[j - 1]!); j--) [ranges[j - 1], ranges[j]] = [ranges[j]!, ranges[j - 1]!];
+  }
+  return ranges;
 }
 
 /** Go's strconv.ParseBool, which kube uses for ?pretty. */
@@ -107,65 +137,81 @@ export interface NegotiatedOutput {
   readonly partial?: PartialTarget;
 }
 
-/** The Table version an `as=Table;g=meta.k8s.io;v=…` entry asks for; undefined for other entries. */
-function tableVersionOf(range: MediaRange): TableVersion | undefined {
+/**
+ * What an entry's `as`/`g`/`v` ask for (kube's MediaTypeOptions.Convert): nothing
+ * when none is given; a Table or metadata-only form of meta.k8s.io v1 or v1beta1;
+ * anything else (a missing or wrong `as`, `g` or `v`) is a transform the server
+ * cannot make, and the entry is skipped.
+ */
+type Transform = { readonly table: TableVersion } | { readonly partial: PartialTarget } | 'none' | 'unknown';
+
+function transformOf(range: MediaRange): Transform {
   const { as, g, v } = range.params;
-  if (as !== 'Table' || g !== 'meta.k8s.io') return undefined;
-  return v === 'v1' || v === 'v1beta1' ? v : undefined;
+  if (as === undefined && g === undefined && v === undefined) return 'none';
+  if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1')) return 'unknown';
+  if (as === 'Table') return { table: v };
+  if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') return { partial: { kind: as, version: v } };
+  return 'unknown';
 }
 
-/** The metadata-only form an `as=PartialObjectMetadata[List];g=meta.k8s.io;v=…` entry asks for; undefined for other entries. */
-function partialTargetOf(range: MediaRange): PartialTarget | undefined {
-  const { as, g, v } = range.params;
-  if ((as !== 'PartialObjectMetadata' && as !== 'PartialObjectMetadataList') || g !== 'meta.k8s.io') return undefined;
-  return v === 'v1' || v === 'v1beta1' ? { kind: as, version: v } : undefined;
+/**
+ * The server's codecs an entry names, in the server's order (kube's
+ * NegotiateMediaTypeOptions): the exact type, every codec of the type for
+ * `type/*`, every codec for the full wildcard (JSON first). Case-sensitive, as in kube.
+ */
+function candidates(range: MediaRange, codecs: CodecRegistry): readonly Codec[] {
+  if (range.subtype !== '*') {
+    const codec = codecs.forMediaType(`${range.type}/${range.subtype}`);
+    return codec === undefined ? [] : [codec];
+  }
+  if (range.type !== '*' && range.type !== 'application') return [];
+  return codecs.mediaTypes.map((t) => codecs.forMediaType(t)).filter((c): c is Codec => c !== undefined);
 }
 
 /**
  * The response codec for an Accept header, and whether the client asked for a
- * Table; throws 406 NotAcceptable when no entry fits. Entries are tried in
- * preference order, so kubectl's "Table v1, Table v1beta1, JSON" picks Table v1.
+ * Table or a metadata-only form; throws 406 NotAcceptable when no entry fits.
+ * Entries are tried in preference order, so kubectl's "Table v1, Table v1beta1,
+ * JSON" picks Table v1.
  */
 export function negotiateOutputTarget(opts: OutputNegotiation): NegotiatedOutput {
   const codecs = opts.codecs ?? defaultCodecs;
-  const picked = pickOutput(opts, codecs, () => true);
+  const picked = pickOutput(opts, codecs);
   if (picked === undefined) throw notAcceptable(codecs.mediaTypes);
   return picked;
 }
 
 /**
- * The first Accept entry the server can answer; `allows` may refuse an entry for
- * its parameters (a watch refuses a `stream` it cannot serve), and then the next
- * one is tried, as kube's acceptMediaTypeOptions does.
+ * The first Accept entry the server can answer, as kube's acceptMediaTypeOptions
+ * and the resource scope's AllowsMediaTypeTransform decide: `stream=` only as
+ * `watch` on a codec with a stream form; Table only in JSON or YAML; the
+ * metadata-only forms in any codec that can write them; no transform only in a
+ * codec that can write the kind (protobuf: kinds with a message).
  */
-function pickOutput(opts: OutputNegotiation, codecs: CodecRegistry, allows: (range: MediaRange, codec: Codec) => boolean): NegotiatedOutput | undefined {
+function pickOutput(opts: OutputNegotiation, codecs: CodecRegistry): NegotiatedOutput | undefined {
   const pretty = opts.pretty === true;
-  const usable = (codec: Codec | undefined): codec is Codec =>
-    codec !== undefined && (opts.type === undefined || codecs.canEncode(codec, opts.type));
-  const header = opts.accept?.trim() ?? '';
+  const header = opts.accept ?? '';
   if (header === '') return { codec: pick(codecs, codecs.json, pretty) };
   for (const range of parseAccept(header)) {
+    const transform = transformOf(range);
+    if (transform === 'unknown') continue;
     const rangePretty = pretty || range.params.pretty === '1';
-    if (range.params.as !== undefined) {
-      const codec = codecs.forMediaType(`${range.type}/${range.subtype}`);
-      if (codec === undefined) continue;
-      const partial = partialTargetOf(range);
-      if (partial !== undefined) {
-        // Protobuf only where a message exists (v1beta1 PartialObjectMetadata has none of its own here).
-        if (!codecs.canEncode(codec, { apiVersion: `meta.k8s.io/${partial.version}`, kind: partial.kind }) || !allows(range, codec)) continue;
-        return { codec: pick(codecs, codec, rangePretty), partial };
+    const stream = range.params.stream;
+    for (const codec of candidates(range, codecs)) {
+      if (stream !== undefined && stream !== '' && (stream !== 'watch' || codecs.framerFor(codec) === undefined)) continue;
+      if (transform === 'none') {
+        if (opts.type !== undefined && !codecs.canEncode(codec, opts.type)) continue;
+        return { codec: pick(codecs, codec, rangePretty) };
       }
-      const table = tableVersionOf(range);
-      // Table is written only as JSON or YAML (kubectl-wire §5).
-      if (table === undefined || codec.mediaType === PROTOBUF_MEDIA_TYPE || !allows(range, codec)) continue;
-      return { codec: pick(codecs, codec, rangePretty), table };
+      if ('table' in transform) {
+        // Table is written only as JSON or YAML (kubectl-wire §5).
+        if (codec !== codecs.json && codec.mediaType !== YAML_MEDIA_TYPE) continue;
+        return { codec: pick(codecs, codec, rangePretty), table: transform.table };
+      }
+      // Protobuf only where a message exists (v1beta1 PartialObjectMetadata has none of its own here).
+      if (!codecs.canEncode(codec, { apiVersion: `meta.k8s.io/${transform.partial.version}`, kind: transform.partial.kind })) continue;
+      return { codec: pick(codecs, codec, rangePretty), partial: transform.partial };
     }
-    if (range.type === '*' || (range.subtype === '*' && range.type === 'application')) {
-      if (!allows(range, codecs.json)) continue;
-      return { codec: pick(codecs, codecs.json, pretty) };
-    }
-    const codec = codecs.forMediaType(`${range.type}/${range.subtype}`);
-    if (usable(codec) && allows(range, codec)) return { codec: pick(codecs, codec, rangePretty) };
   }
   return undefined;
 }
@@ -189,10 +235,7 @@ export interface NegotiatedWatch {
  */
 export function negotiateWatchOutput(opts: OutputNegotiation): NegotiatedWatch {
   const codecs = opts.codecs ?? defaultCodecs;
-  const picked = pickOutput(opts, codecs, (range, codec) => {
-    const stream = range.params.stream;
-    return stream === undefined || stream === '' || (stream === 'watch' && codecs.framerFor(codec) !== undefined);
-  });
+  const picked = pickOutput(opts, codecs);
   const framer = picked === undefined ? undefined : codecs.framerFor(picked.codec);
   if (picked === undefined || framer === undefined) throw notAcceptable(codecs.streamMediaTypes);
   return {
@@ -216,14 +259,79 @@ export function negotiateOutput(opts: OutputNegotiation): Codec {
   return negotiateOutputTarget(opts).codec;
 }
 
-/** The request-body codec for a Content-Type; missing means JSON (as kube does); else 415. */
+const TSPECIALS = '()<>@,;:\\"/[]?=';
+const isTokenChar = (c: string): boolean => c > ' ' && c < '\x7f' && !TSPECIALS.includes(c);
+const isSpace = (c: string | undefined): boolean => c !== undefined && /\s/.test(c);
+
+function skipSpaces(s: string, i: number): number {
+  while (isSpace(s[i])) i++;
+  return i;
+}
+
+function tokenEnd(s: string, i: number): number {
+  while (i < s.length && isTokenChar(s[i]!)) i++;
+  return i;
+}
+
+/** Go's mime.ParseMediaType, the media type alone (lower case), or undefined where Go fails. */
+function parseMediaType(raw: string): string | undefined {
+  const semi = raw.indexOf(';');
+  const base = semi < 0 ? raw : raw.slice(0, semi);
+  const mediaType = base.toLowerCase().trim();
+  // checkMediaTypeDisposition: a token, optionally `/` and a token, nothing more.
+  const typeEnd = tokenEnd(mediaType, 0);
+  if (typeEnd === 0) return undefined;
+  if (typeEnd < mediaType.length) {
+    if (mediaType[typeEnd] !== '/') return undefined;
+    const subEnd = tokenEnd(mediaType, typeEnd + 1);
+    if (subEnd === typeEnd + 1 || subEnd !== mediaType.length) return undefined;
+  }
+  // The parameters: `; token = token-or-quoted-string`, names unique, one trailing `;` allowed.
+  const rest = raw.slice(base.length);
+  const seen = new Set<string>();
+  let i = skipSpaces(rest, 0);
+  while (i < rest.length) {
+    const param = parseParam(rest, i);
+    if (param === undefined) return rest.slice(i).trim() === ';' ? mediaType : undefined;
+    if (seen.has(param.name)) return undefined;
+    seen.add(param.name);
+    i = skipSpaces(rest, param.end);
+  }
+  return mediaType;
+}
+
+function parseParam(s: string, start: number): { name: string; end: number } | undefined {
+  if (s[start] !== ';') return undefined;
+  let i = skipSpaces(s, start + 1);
+  const nameEnd = tokenEnd(s, i);
+  if (nameEnd === i) return undefined;
+  const name = s.slice(i, nameEnd).toLowerCase();
+  i = skipSpaces(s, nameEnd);
+  if (s[i] !== '=') return undefined;
+  i = skipSpaces(s, i + 1);
+  if (s[i] === '"') {
+    for (let j = i + 1; j < s.length; j++) {
+      if (s[j] === '\\' && j + 1 < s.length) j++;
+      else if (s[j] === '"') return { name, end: j + 1 };
+    }
+    return undefined;
+  }
+  const valueEnd = tokenEnd(s, i);
+  return valueEnd === i ? undefined : { name, end: valueEnd };
+}
+
+/**
+ * The request-body codec for a Content-Type (kube's NegotiateInputSerializer): an
+ * absent or empty header means JSON; a header Go's mime.ParseMediaType refuses
+ * (`application/json;;;`, `;;;`) or a type not served is 415.
+ */
 export function negotiateInput(opts: { contentType: string | undefined; codecs?: CodecRegistry; accepted?: readonly string[] }): Codec {
   const codecs = opts.codecs ?? defaultCodecs;
   const accepted = opts.accepted ?? codecs.mediaTypes;
-  const raw = opts.contentType?.trim() ?? '';
+  const raw = opts.contentType ?? '';
   if (raw === '') return codecs.json;
-  const mediaType = raw.split(';')[0]!.trim().toLowerCase();
-  const codec = accepted.includes(mediaType) ? codecs.forMediaType(mediaType) : undefined;
+  const mediaType = parseMediaType(raw);
+  const codec = mediaType !== undefined && accepted.includes(mediaType) ? codecs.forMediaType(mediaType) : undefined;
   if (codec === undefined) throw unsupportedMediaType(raw, accepted);
   return codec;
 }

@@ -11,7 +11,8 @@ import { installResources } from '../../src/endpoints/installer.js';
 import { encodeStatusFor } from '../../src/endpoints/negotiation.js';
 import { createOpenApi, registerOpenApiRoutes } from '../../src/endpoints/openapi/index.js';
 import { resolveRequestInfo } from '../../src/endpoints/request-info.js';
-import { StatusError, internal, isStatusError } from '../../src/errors/status-error.js';
+import { StatusError } from '../../src/errors/status-error.js';
+import { toStatusError } from '../../src/server/error-handler.js';
 import type { UserInfo } from '../../src/schema/user.js';
 import { createCatalog } from '../../src/registry/catalog.js';
 import { createRegistry, type Registry } from '../../src/registry/registry.js';
@@ -57,7 +58,8 @@ export async function createHarness(opts: { namespaces?: readonly string[]; resp
     for (const w of request.kapi.warnings) reply.header('Warning', quoteWarning(w));
   });
   app.setErrorHandler((err, request, reply) => {
-    const status = isStatusError(err) ? err : internal(err);
+    // As the real handler: Fastify's own refusals (a Content-Type it cannot parse) are the client's 4xx.
+    const { status } = toStatusError(err);
     const encoded = encodeStatusFor(request, status.toStatus());
     for (const [name, value] of Object.entries(status.headers)) reply.header(name, value);
     return reply.code(status.code).header('Content-Type', encoded.contentType).send(encoded.body);

@@ -34,7 +34,7 @@ describe('negotiateOutput', () => {
     { name: 'protobuf for a kind without message falls to JSON', accept: 'application/vnd.kubernetes.protobuf,application/json', kind: 'Widget', want: 'application/json' },
     { name: 'protobuf only for a kind without message', accept: 'application/vnd.kubernetes.protobuf', kind: 'Widget', want: 406 },
     { name: 'q-values reorder', accept: 'application/json;q=0.5, application/yaml', want: 'application/yaml' },
-    { name: 'q=0 excludes', accept: 'application/yaml;q=0, application/json', want: 'application/json' },
+    { name: 'q=0 is tried last', accept: 'application/yaml;q=0, application/json', want: 'application/json' },
     { name: 'Table then JSON degrades to JSON', accept: `${TABLE},application/json`, want: 'application/json' },
     { name: 'only Table is written as JSON (get/list/watch build the Table)', accept: TABLE, want: 'application/json' },
     { name: 'Table over protobuf only is 406', accept: 'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io', want: 406 },

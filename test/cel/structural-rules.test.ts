@@ -3,7 +3,8 @@
 // validation.go and schema/cel/compilation.go) and the programs it keeps.
 import { describe, expect, test } from 'vitest';
 import { compileRules } from '../../src/cel/index.js';
-import { costErrorMessage, goJsonString } from '../../src/cel/rules/messages.js';
+import { costErrorMessage } from '../../src/cel/rules/messages.js';
+import { goJsonString } from '../../src/schema/go-json.js';
 import { builtinDefinitions, type OpenApiSchema } from '../../src/schema/definitions.js';
 import { path, type FieldPath } from '../../src/schema/field-errors.js';
 import { compileStructural } from '../../src/schema/structural/index.js';

@@ -4,6 +4,7 @@
 // and a rule printed as field.Invalid prints apiextensions' internal
 // ValidationRule (apimachinery's ErrorBody: encoding/json of a struct without
 // json tags).
+import { goJsonString } from '../../schema/go-json.js';
 import { goLiteral, type FieldError, type FieldPath, type GoLiteral } from '../../schema/field-errors.js';
 import type { ValidationRule } from '../../schema/structural/index.js';
 import type { CelCompileError } from '../compile-error.js';
@@ -63,21 +64,6 @@ export function ruleValue(rule: ValidationRule): GoLiteral {
   return goLiteral(`{${fields.join(',')}}`);
 }
 
-const GO_JSON_ESCAPES: Readonly<Record<string, string>> = {
-  '\\b': '\\u0008',
-  '\\f': '\\u000c',
-  '<': '\\u003c',
-  '>': '\\u003e',
-  '&': '\\u0026',
-  '\u2028': '\\u2028',
-  '\u2029': '\\u2029',
-};
-
-/** A string as Go's encoding/json writes it: HTML characters escaped, \b and \f as \u00XX. */
-export function goJsonString(s: string): string {
-  // Escape pairs are matched whole, so the `\\` of an escaped backslash never pairs with the next letter.
-  return JSON.stringify(s).replace(/\\(?:u[0-9a-fA-F]{4}|.)|[<>&\u2028\u2029]/g, (m) => GO_JSON_ESCAPES[m] ?? m);
-}
 
 /** field.InternalError: no value shown, only the error. */
 export function internalError(p: FieldPath, detail: string): FieldError {

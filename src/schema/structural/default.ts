@@ -20,7 +20,8 @@ import { setOwnField } from '../field-path.js';
 import { cloneJson } from '../object.js';
 import { prune } from './prune.js';
 import type { Structural } from './structural.js';
-import { goJson, validateValueGroups, type ValidateValuesOptions } from './validate-values.js';
+import { goJson } from '../go-json.js';
+import { validateValueGroups, type ValidateValuesOptions } from './validate-values.js';
 
 export interface DefaultOptions {
   /** The value is a whole resource: defaults of its apiVersion, kind and metadata are not pruned. */

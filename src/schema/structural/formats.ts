@@ -11,15 +11,13 @@
 
 import { isIPv6 } from 'node:net';
 import { RE2JS } from 're2js';
+import { isInt64 } from '../go-json.js';
 import { parseGoDurationNanos } from '../go-duration.js';
 import { daysIn } from '../go-time.js';
 
 type FormatCheck = (s: string) => boolean;
 
-/** A float64 that is an integer within int64 (JSON numbers decode to float64 in Go). */
-export function isInt64(v: number): boolean {
-  return Number.isInteger(v) && v >= -(2 ** 63) && v < 2 ** 63;
-}
+
 
 const accept: FormatCheck = () => true;
 

@@ -24,11 +24,11 @@
 // Go value printing only make sense read together. The string formats are in
 // formats.ts.
 import { RE2JS } from 're2js';
-import { checkStringFormat, isInt64, isKnownFormat } from './formats.js';
+import { checkStringFormat, isKnownFormat } from './formats.js';
+import { goFloat, goJson, isInt64 } from '../go-json.js';
 import { FieldPath, goLiteral, invalidValue, notSupported, path, required, tooLong, tooMany, typeInvalid, type FieldError } from '../field-errors.js';
 import { goQuote } from '../go-quote.js';
 import { SELF_DECODING } from '../typed-values.js';
-import { compareGoStrings } from '../go-strings.js';
 import type { NestedValueValidation, Structural, ValueValidation } from './structural.js';
 
 export interface ValidateValuesOptions {
@@ -798,28 +798,4 @@ function bad(v: unknown): unknown {
 function renderBad(v: unknown): string {
   const b = bad(v);
   return typeof b === 'object' && b !== null ? (b as { text: string }).text : String(b);
-}
-
-/** Go's %v of a float64: shortest digits, exponent form below 1e-4 and from 1e+06. */
-export function goFloat(f: number): string {
-  if (Number.isNaN(f)) return 'NaN';
-  if (!Number.isFinite(f)) return f > 0 ? '+Inf' : '-Inf';
-  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
-  const e = f.toExponential();
-  const at = e.indexOf('e');
-  const exp = Number(e.slice(at + 1));
-  if (exp >= -4 && exp < 6) return String(f);
-  const digits = Math.abs(exp) < 10 ? `0${Math.abs(exp)}` : String(Math.abs(exp));
-  return `${e.slice(0, at)}e${exp < 0 ? '-' : '+'}${digits}`;
-}
-
-/** encoding/json's Marshal of a decoded value: map keys sorted, `<`, `>`, `&` escaped. */
-export function goJson(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  if (typeof v !== 'object') return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(goJson).join(',')}]`;
-  const obj = v as Record<string, unknown>;
-  const keys = Object.keys(obj).sort(compareGoStrings);
-  return `{${keys.map((k) => `${goJson(k)}:${goJson(obj[k])}`).join(',')}}`;
 }

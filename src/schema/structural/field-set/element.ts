@@ -5,7 +5,9 @@
 // writes fieldsV1 in: every field before every key before every value before
 // every index, and within a kind by name, key fields, value or number.
 import { compareGoStrings as compareStrings } from '../../go-strings.js';
-import { encodeName, encodeValue, goNumber, goQuote, type JsonValue, wellFormed } from './json-text.js';
+import { goNumber, wellFormed } from '../../go-json.js';
+import { goQuote } from '../../go-quote.js';
+import { encodeName, encodeValue, type JsonValue } from './json-text.js';
 
 export interface FieldElement {
   readonly kind: 'field';

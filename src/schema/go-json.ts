@@ -2,6 +2,8 @@
 // (HTML-safe string escapes, map keys sorted) and fmt's %v of a number. Field
 // errors, field-set paths in managedFields and CRD rule messages all print values
 // this way, so the texts are made here once.
+import { goLiteral } from './field-errors.js';
+import { goQuote } from './go-quote.js';
 import { compareGoStrings } from './go-strings.js';
 
 const HEX = '0123456789abcdef';
@@ -77,4 +79,18 @@ export function isInt64(v: number): boolean {
 /** Go's %v of a decoded JSON number: an int64 when it is integral, else a float64. */
 export function goNumber(n: number): string {
   return isInt64(n) ? n.toFixed(0) : goFloat(n);
+}
+
+/** A bad value as field.Error prints it: %q strings, %v numbers, Go's JSON otherwise. */
+export function goValue(v: unknown): unknown {
+  if (typeof v === 'string') return goLiteral(goQuote(v));
+  if (typeof v === 'number') return goLiteral(goNumber(v));
+  if (v !== null && typeof v === 'object') return goLiteral(goJson(v));
+  return v;
+}
+
+/** goValue's text. */
+export function goValueText(v: unknown): string {
+  const b = goValue(v);
+  return typeof b === 'object' && b !== null ? (b as { text: string }).text : String(b);
 }

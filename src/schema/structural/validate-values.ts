@@ -19,13 +19,14 @@
 // kube-openapi raises without a field name (allOf/anyOf/oneOf/not, numeric range)
 // land on the caller's path, which is nil for a custom resource: `<nil>`.
 //
-// Past the house limit on purpose (about 830 lines): the three groups share one
-// walk and its path state, and kube-openapi's validator order, match counting and
-// Go value printing only make sense read together. The string formats are in
-// formats.ts.
+// Past the house limit on purpose (about 680 lines): kube-openapi's validator
+// order, match counting and path texts share one walk and only make sense read
+// together. The string formats are in formats.ts, the embedded-resource and
+// list-type groups in resource-checks.ts, Go's value texts in schema/go-json.ts.
 import { RE2JS } from 're2js';
 import { checkStringFormat, isKnownFormat } from './formats.js';
-import { goFloat, goJson, isInt64 } from '../go-json.js';
+import { goFloat, goJson, goValue, isInt64 } from '../go-json.js';
+import { embeddedResourceErrors, listTypeErrors } from './resource-checks.js';
 import { FieldPath, goLiteral, invalidValue, notSupported, path, required, tooLong, tooMany, typeInvalid, type FieldError } from '../field-errors.js';
 import { goQuote } from '../go-quote.js';
 import { SELF_DECODING } from '../typed-values.js';
@@ -241,7 +242,10 @@ function checkScalar(w: Walk, sink: Sink, s: Shape, v: unknown): number {
 
 /** A list: list-type uniqueness (its own group), then the slice validator, then enum. */
 function checkList(w: Walk, sink: Sink, s: Shape, v: unknown[]): number {
-  if (isStructural(s) && (s.extensions.listType === 'set' || s.extensions.listType === 'map')) checkListType(w, s, v);
+  if (isStructural(s) && (s.extensions.listType === 'set' || s.extensions.listType === 'map')) {
+    const errs = listTypeErrors(s, () => fieldPathOf(w), v);
+    if (errs.length > 0) (w.listTypes ??= []).push(...errs);
+  }
   let count = checkHead(w, sink, s, v) + 3;
   const items = s.items;
   if (items !== undefined) {
@@ -267,7 +271,10 @@ function checkMap(w: Walk, sink: Sink, s: Shape, v: Record<string, unknown>): nu
   let count = checkHead(w, sink, s, v) + 2;
   const vv = s.validation;
   if (vv !== undefined) checkMapHead(w, sink, vv, v);
-  if (isStructural(s) && s.extensions.embeddedResource) checkEmbedded(w, v);
+  if (isStructural(s) && s.extensions.embeddedResource) {
+    const errs = embeddedResourceErrors(() => fieldPathOf(w), v, w.metadata);
+    if (errs.length > 0) (w.embedded ??= []).push(...errs);
+  }
   const props = s.properties as ReadonlyMap<string, Shape> | undefined;
   const additional = s.additionalProperties;
   // for-in over own keys: no key array per object, and inherited names are skipped.
@@ -432,17 +439,17 @@ function checkString(w: Walk, sink: Sink, vv: ValueValidation, v: string): void 
   }
   if (vv.minLength !== undefined && (v.length < vv.minLength || runeCount(v) < vv.minLength)) {
     const name = nameOf(w);
-    sink.add(invalidValue(errPath(w, name), bad(v), `${name} in body should be at least ${vv.minLength} chars long`));
+    sink.add(invalidValue(errPath(w, name), goValue(v), `${name} in body should be at least ${vv.minLength} chars long`));
     return;
   }
   if (vv.pattern === undefined || vv.pattern === '') return;
   const re = patternOf(vv);
   if (typeof re === 'string') {
     const name = nameOf(w);
-    sink.add(invalidValue(errPath(w, name), bad(v), `${name} in body should match '${vv.pattern}, but pattern is invalid: ${re}'`));
+    sink.add(invalidValue(errPath(w, name), goValue(v), `${name} in body should match '${vv.pattern}, but pattern is invalid: ${re}'`));
   } else if (!re.test(v)) {
     const name = nameOf(w);
-    sink.add(invalidValue(errPath(w, name), bad(v), `${name} in body should match '${vv.pattern}'`));
+    sink.add(invalidValue(errPath(w, name), goValue(v), `${name} in body should match '${vv.pattern}'`));
   }
 }
 
@@ -503,7 +510,7 @@ function checkFormat(w: Walk, sink: Sink, format: string, v: string): boolean {
   if (valid === undefined) return false;
   if (!valid) {
     const name = nameOf(w);
-    sink.add(typeInvalid(errPath(w, name), bad(v), `${name} in body must be of type ${format}: ${goQuote(v)}`));
+    sink.add(typeInvalid(errPath(w, name), goValue(v), `${name} in body must be of type ${format}: ${goQuote(v)}`));
   }
   return true;
 }
@@ -619,7 +626,7 @@ function checkItemCount(w: Walk, sink: Sink, vv: ValueValidation, v: unknown[]):
 function checkEnum(w: Walk, sink: Sink, values: readonly unknown[], v: unknown): void {
   if (v !== null) for (const e of values) if (enumEquals(v, e)) return;
   const supported = values.map((e) => (typeof e === 'string' ? e : goJson(e)));
-  sink.add(notSupported(errPath(w, nameOf(w)), bad(v), supported));
+  sink.add(notSupported(errPath(w, nameOf(w)), goValue(v), supported));
 }
 
 /**
@@ -667,135 +674,10 @@ function checkMapHead(w: Walk, sink: Sink, vv: ValueValidation, v: Record<string
 /** additionalProperties: false (never in a CRD, which kube refuses): each undeclared member. */
 function forbidden(w: Walk, sink: Sink, key: string): void {
   const name = nameOf(w);
-  sink.add(invalidValue(errPath(w, name), bad(key), `${name}.${key} in body is a forbidden property`));
+  sink.add(invalidValue(errPath(w, name), goValue(key), `${name}.${key} in body is a forbidden property`));
 }
 
 /** A member that is absent (present as null counts as present). */
 function checkRequired(w: Walk, sink: Sink, names: readonly string[], v: Record<string, unknown>): void {
   for (const r of names) if (!Object.hasOwn(v, r)) sink.add(required(errPath(w, `${nameOf(w)}.${r}`)));
-}
-
-// --- x-kubernetes-embedded-resource (group 2) ---------------------------------
-
-const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1035_MESSAGE =
-  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-
-/** validateEmbeddedResource: apiVersion and kind required (an empty object too), metadata through the hook. */
-function checkEmbedded(w: Walk, v: Record<string, unknown>): void {
-  const errs: FieldError[] = [];
-  let p: FieldPath | undefined;
-  const here = (): FieldPath => (p ??= fieldPathOf(w));
-  if (!Object.hasOwn(v, 'apiVersion')) errs.push(required(here().child('apiVersion')));
-  if (!Object.hasOwn(v, 'kind')) errs.push(required(here().child('kind')));
-  for (const key in v) {
-    if (!Object.hasOwn(v, key)) continue;
-    const x = v[key];
-    if (key === 'apiVersion') {
-      const detail = typeof x !== 'string' ? 'must be a string' : x === '' ? 'must not be empty' : groupVersionError(x);
-      if (detail !== undefined) errs.push(invalidValue(here().child(key), bad(x), detail));
-    } else if (key === 'kind') {
-      const detail = typeof x !== 'string' ? 'must be a string' : x === '' ? 'must not be empty' : kindError(x);
-      if (detail !== undefined) errs.push(invalidValue(here().child(key), bad(x), detail));
-    } else if (key === 'metadata' && w.metadata !== undefined) {
-      errs.push(...w.metadata(x, here().child(key)));
-    }
-  }
-  if (errs.length > 0) (w.embedded ??= []).push(...errs);
-}
-
-/** schema.ParseGroupVersion: at most one slash. */
-function groupVersionError(apiVersion: string): string | undefined {
-  if (apiVersion === '/' || apiVersion.indexOf('/') === apiVersion.lastIndexOf('/')) return undefined;
-  return `unexpected GroupVersion string: ${apiVersion}`;
-}
-
-function kindError(kind: string): string | undefined {
-  const lower = kind.toLowerCase();
-  const errs: string[] = [];
-  if (lower.length > 63) errs.push('must be no more than 63 characters');
-  if (!DNS1035_LABEL.test(lower)) errs.push(DNS1035_MESSAGE);
-  return errs.length === 0 ? undefined : `may have mixed case, but should otherwise match: ${errs.join(',')}`;
-}
-
-// --- x-kubernetes-list-type (group 3) ---------------------------------------
-
-const UNSPECIFIED = Symbol('unspecified key');
-
-/** A set's items, or a map's keys: scalars by value, compounds by their JSON (map keys sorted, as Go marshals). */
-function identity(x: unknown): unknown {
-  return x !== null && typeof x === 'object' ? `json:${goJson(x)}` : x;
-}
-
-/** The first repeat of each value (a third copy is not reported again), as validateListSet. */
-function firstRepeats(values: readonly unknown[]): number[] {
-  const seen = new Map<unknown, number>();
-  const repeats: number[] = [];
-  for (let i = 0; i < values.length; i++) {
-    const id = identity(values[i]);
-    const times = seen.get(id) ?? 0;
-    seen.set(id, times + 1);
-    if (times === 1) repeats.push(i);
-  }
-  return repeats;
-}
-
-function checkListType(w: Walk, node: Structural, v: unknown[]): void {
-  const errs = node.extensions.listType === 'set' ? setErrors(w, v) : mapErrors(w, node.extensions.listMapKeys ?? [], v);
-  if (errs.length > 0) (w.listTypes ??= []).push(...errs);
-}
-
-function setErrors(w: Walk, v: unknown[]): FieldError[] {
-  if (v.length <= 1) return [];
-  const p = fieldPathOf(w);
-  return firstRepeats(v).map((i) => duplicateAt(p.index(i), v[i]));
-}
-
-function mapErrors(w: Walk, keys: readonly string[], v: unknown[]): FieldError[] {
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    if (x !== null && (typeof x !== 'object' || Array.isArray(x))) {
-      return [invalidValue(fieldPathOf(w).index(i), bad(x), 'must be an object for an array of list-type map')];
-    }
-  }
-  if (v.length <= 1) return [];
-  const single = keys.length === 1 ? keys[0]! : undefined;
-  const ids = v.map((x) => {
-    const item = x as Record<string, unknown> | null;
-    if (single !== undefined) return item !== null && Object.hasOwn(item, single) ? item[single] : UNSPECIFIED;
-    const key: Record<string, unknown> = {};
-    if (item !== null) for (const k of keys) if (Object.hasOwn(item, k)) defineOwn(key, k, item[k]);
-    return key;
-  });
-  const p = fieldPathOf(w);
-  return firstRepeats(ids).map((i) => {
-    const id = ids[i];
-    if (single === undefined) return duplicateAt(p.index(i), id);
-    const shown: Record<string, unknown> = {};
-    if (id !== UNSPECIFIED) defineOwn(shown, single, id);
-    return duplicateAt(p.index(i), shown);
-  });
-}
-
-function duplicateAt(p: FieldPath, value: unknown): FieldError {
-  return { type: 'FieldValueDuplicate', field: p.toString(), message: `${p}: Duplicate value: ${renderBad(value)}` };
-}
-
-function defineOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
-// --- how Go prints values ----------------------------------------------------
-
-/** A bad value as field.Error prints it: %q strings, %v numbers, JSON (Go's) otherwise. */
-function bad(v: unknown): unknown {
-  if (typeof v === 'string') return goLiteral(goQuote(v));
-  if (typeof v === 'number') return goLiteral(isInt64(v) ? String(v) : goFloat(v));
-  if (v !== null && typeof v === 'object') return goLiteral(goJson(v));
-  return v;
-}
-
-function renderBad(v: unknown): string {
-  const b = bad(v);
-  return typeof b === 'object' && b !== null ? (b as { text: string }).text : String(b);
 }
